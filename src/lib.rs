@@ -1,0 +1,17 @@
+//! # Ferrum
+//!
+//! A chess engine and an exact chess-rules library.
+//!
+//! - [`core`]: bitboards, magic attack tables, positions with make/unmake and Zobrist keys,
+//!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
+//!
+//! ```
+//! use ferrum::core::{perft, Position};
+//! let mut pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! assert_eq!(perft(&mut pos, 4), 197_281);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod core;
