@@ -4,6 +4,8 @@
 //!
 //! - [`core`]: bitboards, magic attack tables, positions with make/unmake and Zobrist keys,
 //!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
+//! - [`rules`]: the exact-rules game API on the core: [`Game`] (UCI and SAN moves, undo,
+//!   outcomes, draw claims), typed [`MoveError`]s, SAN and PGN, [`SharedGame`] for online play.
 //!
 //! ```
 //! use ferrum::core::{perft, Position};
@@ -15,3 +17,6 @@
 #![warn(missing_docs)]
 
 pub mod core;
+pub mod rules;
+
+pub use rules::{Game, MoveError, Outcome, SharedGame};

@@ -1,0 +1,193 @@
+//! Why a move is not legal, for the error message. Legality itself is decided elsewhere, by
+//! membership in the core's legal move list; this module runs only after a move was refused
+//! and only chooses the words.
+
+use crate::core::attacks::{attacks, between, pawn_attacks};
+use crate::core::{
+    Bitboard, CastleSide, Castling, CastlingRights, Color, Move, MoveKind, Piece, PieceKind,
+    Position, Square,
+};
+
+use super::error::{CastlingRefusal, MoveErrorKind};
+
+/// Why a castling move of the side to move on `side` is not in the legal list.
+pub(crate) fn castling(pos: &Position, side: CastleSide) -> MoveErrorKind {
+    let us = pos.side_to_move();
+    let c = pos.castling();
+    if !c.rights.contains(CastlingRights::of(us, side)) {
+        return MoveErrorKind::Castling(CastlingRefusal::NoRight { color: us, side });
+    }
+    if pos.in_check() {
+        return MoveErrorKind::Castling(CastlingRefusal::InCheck { color: us });
+    }
+    let i = Castling::index(us, side);
+    let king = pos.king_square(us);
+    let rook = c.rook_square(i);
+    let dest = Move::new(king, rook, MoveKind::Castle).king_destination();
+    // Squares in the order the king (then the rook) meets them.
+    let blocked = in_order_from(king, c.empty_path(i) & pos.occupied());
+    if let Some(&square) = blocked.first() {
+        return MoveErrorKind::Castling(CastlingRefusal::Blocked { square });
+    }
+    let vacated = pos.occupied() ^ king.bb() ^ rook.bb();
+    for square in in_order_from(king, c.king_path(i)) {
+        if pos.is_attacked(square, !us, vacated) {
+            let refusal = if square == dest {
+                CastlingRefusal::IntoCheck { square }
+            } else {
+                CastlingRefusal::ThroughCheck { square }
+            };
+            return MoveErrorKind::Castling(refusal);
+        }
+    }
+    // The generator refused it for a reason not named above; say the king would be in check.
+    MoveErrorKind::LeavesKingInCheck {
+        color: us,
+        king_move: true,
+    }
+}
+
+/// The squares of `set`, nearest to `origin` first.
+fn in_order_from(origin: Square, set: Bitboard) -> Vec<Square> {
+    let mut v: Vec<Square> = set.iter().collect();
+    v.sort_by_key(|s| s.distance(origin));
+    v
+}
+
+/// True when the king move `from`→`to` is an attempt to castle on the returned side: the king
+/// "takes" its own rook, or (standard chess) steps two files from its home square.
+pub(crate) fn castle_attempt(pos: &Position, from: Square, to: Square) -> Option<CastleSide> {
+    let us = pos.side_to_move();
+    let side = if to.file() > from.file() {
+        CastleSide::King
+    } else {
+        CastleSide::Queen
+    };
+    if pos.piece_at(to) == Some(Piece::new(us, PieceKind::Rook)) && to.rank() == from.rank() {
+        return Some(side);
+    }
+    let home = Square::from_coords(4, us.back_rank());
+    let two_files = from.rank() == to.rank() && from.file().abs_diff(to.file()) == 2;
+    if !pos.is_chess960() && from == home && two_files {
+        return Some(side);
+    }
+    // Chess960: the king going from its starting square two or more files along the back
+    // rank to the c- or g-file counts as castling (a one-square step is a king move).
+    let far = from.rank() == to.rank() && from.file().abs_diff(to.file()) >= 2;
+    if pos.is_chess960()
+        && from == pos.castling().king_square(us)
+        && from.rank() == us.back_rank()
+        && far
+        && (to.file() == 2 || to.file() == 6)
+    {
+        return Some(side);
+    }
+    None
+}
+
+/// The kind of refusal for `piece` on `from` (of the side to move) going to `to`, a move
+/// known not to be legal. `ep_target` is the square a pawn skipped on the last move (whether
+/// or not an en-passant capture onto it is legal).
+pub(crate) fn piece_move(
+    pos: &Position,
+    piece: Piece,
+    from: Square,
+    to: Square,
+    ep_target: Option<Square>,
+) -> MoveErrorKind {
+    let us = pos.side_to_move();
+    if reaches(pos, piece, from, to, ep_target) {
+        return MoveErrorKind::LeavesKingInCheck {
+            color: us,
+            king_move: piece.kind == PieceKind::King,
+        };
+    }
+    MoveErrorKind::CannotMoveThere {
+        piece,
+        from: Some(from),
+        to,
+        obstacle: obstacle(pos, piece, from, to),
+    }
+}
+
+/// True when `piece` on `from` could go to `to` if its own king did not matter: the piece's
+/// movement on this board, captures of enemy pieces, pawn pushes over empty squares, and en
+/// passant onto `ep_target`.
+pub(crate) fn reaches(
+    pos: &Position,
+    piece: Piece,
+    from: Square,
+    to: Square,
+    ep_target: Option<Square>,
+) -> bool {
+    let us = piece.color;
+    let occ = pos.occupied();
+    if pos.color_bb(us).has(to) {
+        return false;
+    }
+    if piece.kind != PieceKind::Pawn {
+        return attacks(piece.kind, us, from, occ).has(to);
+    }
+    if pawn_attacks(us, from).has(to) {
+        return pos.color_bb(!us).has(to) || ep_target == Some(to);
+    }
+    let up: i8 = if us == Color::White { 1 } else { -1 };
+    let one = from.offset(0, up);
+    let start_rank = if us == Color::White { 1 } else { 6 };
+    match one {
+        Some(one) if one == to => !occ.has(one),
+        Some(one) => {
+            from.rank() == start_rank
+                && one.offset(0, up) == Some(to)
+                && !occ.has(one)
+                && !occ.has(to)
+        }
+        None => false,
+    }
+}
+
+fn obstacle(pos: &Position, piece: Piece, from: Square, to: Square) -> Option<Square> {
+    if pos.color_bb(piece.color).has(to) {
+        return Some(to);
+    }
+    let reach_on_empty_board = match piece.kind {
+        PieceKind::Pawn => {
+            let dir: i8 = if piece.color == Color::White { 1 } else { -1 };
+            let pushes = [from.offset(0, dir), from.offset(0, 2 * dir)];
+            let start_rank = if piece.color == Color::White { 1 } else { 6 };
+            to.file() == from.file()
+                && (pushes[0] == Some(to) || (from.rank() == start_rank && pushes[1] == Some(to)))
+        }
+        PieceKind::Knight | PieceKind::King => false,
+        kind => attacks(kind, piece.color, from, Bitboard::EMPTY).has(to),
+    };
+    if !reach_on_empty_board {
+        return None;
+    }
+    let path = between(from, to)
+        | if piece.kind == PieceKind::Pawn {
+            to.bb()
+        } else {
+            Bitboard::EMPTY
+        };
+    in_order_from(from, path & pos.occupied()).first().copied()
+}
+
+/// The legal-or-not verdict for SAN with no legal match: the pieces of the side to move that
+/// the SAN could name and that reach `to` when kings are ignored.
+pub(crate) fn san_candidates(
+    pos: &Position,
+    piece: PieceKind,
+    file: Option<u8>,
+    rank: Option<u8>,
+    to: Square,
+    ep_target: Option<Square>,
+) -> Vec<Square> {
+    let us = pos.side_to_move();
+    pos.pieces_of(us, piece)
+        .iter()
+        .filter(|s| file.map_or(true, |f| s.file() == f) && rank.map_or(true, |r| s.rank() == r))
+        .filter(|&s| piece != PieceKind::Pawn || file.is_some() || s.file() == to.file())
+        .filter(|&s| reaches(pos, Piece::new(us, piece), s, to, ep_target))
+        .collect()
+}
