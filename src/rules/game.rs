@@ -556,13 +556,13 @@ impl Game {
     /// assert_eq!(game.redo(), Err(GameError::NothingToRedo));
     /// ```
     pub fn redo(&mut self) -> Result<Move, GameError> {
+        let Some(&m) = self.redo.last() else {
+            return Err(GameError::NothingToRedo);
+        };
         let outcome = self.outcome();
         if outcome.is_over() {
             return Err(GameError::GameOver { outcome });
         }
-        let Some(&m) = self.redo.last() else {
-            return Err(GameError::NothingToRedo);
-        };
         if !self.pos.is_legal(m) {
             self.redo.clear();
             return Err(GameError::NothingToRedo);

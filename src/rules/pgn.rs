@@ -73,14 +73,28 @@ impl PgnGame {
     }
 
     /// The result to write: the rules' outcome when the game is over, else the `Result` tag
-    /// when it is a valid result, else `*`.
+    /// when it is a valid result, else the movetext's termination marker, else `*`.
     pub fn result(&self) -> &str {
-        result_of(&self.game, &self.tags)
+        match (self.tag("Result"), self.marker.as_deref()) {
+            (Some(r), _) if is_result(r) => result_of(&self.game, &self.tags),
+            (_, Some(m)) if is_result(m) && !self.game.outcome().is_over() => m,
+            _ => result_of(&self.game, &self.tags),
+        }
     }
 
-    /// The game as PGN text (see [`write_pgn`]).
+    /// The game as PGN text (see [`write_pgn`]); a game without a valid `Result` tag takes
+    /// its result from the movetext's termination marker.
     pub fn to_pgn(&self) -> String {
-        write_pgn(&self.game, &self.tags)
+        let result = self.result();
+        if self.tag("Result") == Some(result) {
+            return write_pgn(&self.game, &self.tags);
+        }
+        let mut tags = self.tags.clone();
+        match tags.iter_mut().find(|(n, _)| n == "Result") {
+            Some((_, v)) => *v = result.to_string(),
+            None => tags.push(("Result".to_string(), result.to_string())),
+        }
+        write_pgn(&self.game, &tags)
     }
 }
 
@@ -193,9 +207,13 @@ fn result_of<'a>(game: &Game, tags: &'a [(String, String)]) -> &'a str {
         return outcome.result();
     }
     match tags.iter().find(|(n, _)| n == "Result") {
-        Some((_, r)) if matches!(r.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") => r,
+        Some((_, r)) if is_result(r) => r,
         _ => "*",
     }
+}
+
+fn is_result(r: &str) -> bool {
+    matches!(r, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 fn is_tag_name(name: &str) -> bool {
@@ -512,7 +530,7 @@ impl<'a> Iterator for PgnReader<'a> {
                     if depth > 0 {
                         continue;
                     }
-                    if matches!(s, "1-0" | "0-1" | "1/2-1/2" | "*") {
+                    if is_result(s) {
                         reading.marker = Some(s.to_string());
                         break;
                     }
