@@ -17,3 +17,8 @@
 
 pub mod core;
 pub mod uci;
+
+/// The README's code examples, compiled and run as doctests so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
