@@ -6,6 +6,7 @@
 //!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
 //! - [`rules`]: the exact-rules game API on the core: [`Game`] (UCI and SAN moves, undo,
 //!   outcomes, draw claims), typed [`MoveError`]s, SAN and PGN, [`SharedGame`] for online play.
+//! - [`uci`]: the UCI command parser and loop.
 //!
 //! ```
 //! use ferrum::core::{perft, Position};
@@ -18,5 +19,11 @@
 
 pub mod core;
 pub mod rules;
+pub mod uci;
 
 pub use rules::{Game, MoveError, Outcome, SharedGame};
+
+/// The README's code examples, compiled and run as doctests so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
