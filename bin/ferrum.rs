@@ -1,13 +1,14 @@
 //! The `ferrum` binary: with no subcommand it speaks UCI on stdin/stdout; subcommands run
 //! perft and the other tools from the command line.
 
-use std::io::{self, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use ferrum::core::{divide, Position};
+use ferrum::rules::referee;
 use ferrum::uci::Session;
 
 #[derive(Parser)]
@@ -40,6 +41,16 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Referee a PGN file: replay every game through the rules and print one line per game
+    /// (game number, plies, result tag, the rules' outcome, final FEN, or the first illegal
+    /// move). Exits with status 1 when a game has an illegal or unreadable move.
+    Pgn {
+        /// The PGN file, or `-` for standard input.
+        file: String,
+        /// Print one JSON object per game instead.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -56,6 +67,11 @@ fn main() -> ExitCode {
             divide,
             threads,
         }) => perft(depth, fen.as_deref(), chess960, divide, threads),
+        Some(Cmd::Pgn { file, json }) => match pgn(&file, json) {
+            Ok(0) => Ok(()),
+            Ok(_) => return ExitCode::FAILURE,
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -108,4 +124,53 @@ fn perft(
         total as f64 / secs.max(1e-9) / 1e6
     );
     Ok(())
+}
+
+/// Referees every game of `file` (`-` for stdin); returns how many games had an error.
+fn pgn(file: &str, json: bool) -> Result<usize> {
+    let mut bytes = Vec::new();
+    if file == "-" {
+        io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("reading standard input")?;
+    } else {
+        bytes = std::fs::read(file).with_context(|| format!("reading {file}"))?;
+    }
+    // Old PGN files are often Latin-1: keep going, only names in tags can be affected.
+    let text = String::from_utf8_lossy(&bytes);
+    let progress = io::stderr().is_terminal();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut failed = 0;
+    let mut games = 0;
+    let start = Instant::now();
+    for report in referee(&text) {
+        games += 1;
+        if report.error.is_some() {
+            failed += 1;
+        }
+        let line = if json {
+            report.to_json()
+        } else {
+            report.to_line()
+        };
+        if writeln!(out, "{line}").is_err() {
+            // The reader has gone (a closed pipe): nothing more to say.
+            return Ok(failed);
+        }
+        if progress && games % 1000 == 0 {
+            eprint!(
+                "\r{games} games, {failed} with errors, {:.1} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    if progress && games >= 1000 {
+        eprintln!(
+            "\r{games} games, {failed} with errors, {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let _ = out.flush();
+    Ok(failed)
 }

@@ -1805,3 +1805,73 @@ mod shared {
         );
     }
 }
+
+/// The binary: `ferrum pgn` and the pipe commands beside UCI.
+mod binary {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    fn run(args: &[&str], input: &str) -> (String, i32) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            out.status.code().unwrap_or(-1),
+        )
+    }
+
+    const FILE: &str =
+        "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n1. e4 e5 2. Ke3 *\n\n1. d4 *\n";
+
+    #[test]
+    fn pgn_prints_one_line_per_game_and_goes_on_after_an_error() {
+        let (out, code) = run(&["pgn", "-"], FILE);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(lines[0].starts_with("game 1: 4 plies, result 0-1, checkmate (black wins), fen "));
+        assert!(
+            lines[1].starts_with("game 2: error at ply 3 (Ke3): "),
+            "{out}"
+        );
+        assert!(lines[2].starts_with("game 3: 1 plies, result (none), ongoing, fen "));
+        assert_eq!(code, 1, "a game with an error makes the exit status 1");
+
+        let (out, code) = run(&["pgn", "-", "--json"], FILE);
+        let expected: Vec<String> = ferrum::rules::referee(FILE).map(|r| r.to_json()).collect();
+        assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+        assert_eq!(code, 1);
+
+        let (out, code) = run(&["pgn", "-"], "1. e4 e5 1-0\n");
+        assert_eq!(code, 0, "{out}");
+        let (_, code) = run(&["pgn", "/no/such/file.pgn"], "");
+        assert_ne!(code, 0);
+    }
+
+    #[test]
+    fn pipe_commands_answer_beside_uci() {
+        let (out, _) = run(
+            &[],
+            "uci\nposition startpos moves e2e4\nplay e5\nplay Ke2\nlegalmoves\nundo\noutcome\nisready\nquit\n",
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        let after_uciok = lines.iter().position(|l| *l == "uciok").unwrap() + 1;
+        assert_eq!(lines[after_uciok], "played e7e5 e5 ongoing");
+        assert_eq!(lines[after_uciok + 1], "played e1e2 Ke2 ongoing");
+        assert!(lines[after_uciok + 2].starts_with("legalmoves "));
+        assert_eq!(lines[after_uciok + 3], "undone e1e2");
+        assert_eq!(lines[after_uciok + 4], "outcome ongoing");
+        assert_eq!(lines[after_uciok + 5], "readyok");
+    }
+}

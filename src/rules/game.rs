@@ -256,6 +256,22 @@ impl Game {
         self.pos.is_chess960()
     }
 
+    /// Switches Chess960 notation on or off (UCI castling as `e1h1` or `e1g1`, the FEN's
+    /// castling field, the PGN `Variant`); the rules and the moves are unchanged.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    /// let castle = game.parse_move("O-O").unwrap();
+    /// assert_eq!(castle.to_uci(game.is_chess960()), "e1g1");
+    /// game.set_chess960(true);
+    /// assert_eq!(castle.to_uci(game.is_chess960()), "e1h1");
+    /// ```
+    pub fn set_chess960(&mut self, on: bool) {
+        self.pos.set_chess960(on);
+        self.start.set_chess960(on);
+    }
+
     /// Every legal move of the side to move; empty once the game is over (including the
     /// draws that end a game with moves still on the board: insufficient material, fivefold
     /// repetition, seventy-five moves, and the players' decisions).

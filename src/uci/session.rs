@@ -3,6 +3,7 @@
 use std::io::{BufRead, Write};
 
 use crate::core::{divide, Position};
+use crate::rules::{answer, Game};
 
 use super::command::{parse, Command, GoParams, StartPosition};
 
@@ -23,6 +24,10 @@ pub const ENGINE_AUTHOR: &str = "the Ferrum developers";
 /// One UCI conversation: the position the GUI set up, the options, and where replies go.
 pub struct Session<W: Write> {
     out: W,
+    /// The game `position` set up, with its moves: the rules apply them (one gate) and the
+    /// pipe commands (`legalmoves`, `play`, `undo`, `outcome`) act on it.
+    game: Game,
+    /// The game's current position (what `go` and `d` use).
     position: Position,
     /// Keys of the positions before the current one since the last irreversible move; the
     /// search's repetition detection reads them.
@@ -35,6 +40,7 @@ impl<W: Write> Session<W> {
     pub fn new(out: W) -> Session<W> {
         Session {
             out,
+            game: Game::new(),
             position: Position::startpos(),
             history: Vec::new(),
             chess960: false,
@@ -93,6 +99,13 @@ impl<W: Write> Session<W> {
             Command::Eval | Command::Bench { .. } => {
                 self.info_string("this command is not available yet");
             }
+            // Answered only here, between searches: the pipe's lines never interleave with a
+            // search's output.
+            Command::Rules(rules) => {
+                let line = answer(&mut self.game, &rules);
+                self.sync_position();
+                self.send(&line);
+            }
         }
         Flow::Continue
     }
@@ -104,51 +117,48 @@ impl<W: Write> Session<W> {
                 Some("false") => self.chess960 = false,
                 _ => return self.info_string("UCI_Chess960 takes true or false"),
             }
-            self.position
-                .set_chess960(self.chess960 || self.position.is_chess960());
+            let on = self.chess960 || self.game.is_chess960();
+            self.game.set_chess960(on);
+            self.sync_position();
         } else {
             self.info_string(&format!("unknown option '{name}'"));
         }
     }
 
     /// Sets up the position. A bad FEN leaves the previous position in place; an illegal move
-    /// stops the move list there (the moves before it stay played), as GUIs expect.
+    /// stops the move list there (the moves before it stay played), as GUIs expect. The moves
+    /// are played through the rules' [`Game`], the one gate for legality.
     fn set_position(&mut self, start: StartPosition, moves: &[String]) {
         let parsed = match &start {
-            StartPosition::StartPos => Ok(Position::startpos()),
-            StartPosition::Fen(fen) if self.chess960 => Position::from_fen_960(fen),
-            StartPosition::Fen(fen) => Position::from_fen(fen),
+            StartPosition::StartPos => Ok(Game::new()),
+            StartPosition::Fen(fen) if self.chess960 => Game::from_fen_960(fen),
+            StartPosition::Fen(fen) => Game::from_fen(fen),
         };
-        let mut pos = match parsed {
-            Ok(p) => p,
+        let mut game = match parsed {
+            Ok(g) => g,
             Err(e) => return self.info_string(&format!("invalid FEN: {e}; position unchanged")),
         };
         if self.chess960 {
-            pos.set_chess960(true);
+            game.set_chess960(true);
         }
-        let mut history = Vec::new();
         for text in moves {
-            match pos.parse_uci(text) {
-                Ok(m) => {
-                    if pos.captured_piece(m).is_some()
-                        || pos
-                            .moved_piece(m)
-                            .is_some_and(|p| p.kind == crate::core::PieceKind::Pawn)
-                    {
-                        history.clear();
-                    } else {
-                        history.push(pos.key());
-                    }
-                    pos.make(m);
-                }
-                Err(e) => {
-                    self.info_string(&format!("{e}; moves after it ignored"));
-                    break;
-                }
+            if let Err(e) = game.play(text) {
+                self.info_string(&format!("{e}; moves after it ignored"));
+                break;
             }
         }
-        self.position = pos;
-        self.history = history;
+        self.game = game;
+        self.sync_position();
+    }
+
+    /// Copies the game's current position, and the keys of the positions before it since the
+    /// last capture or pawn move (what the search's repetition detection reads).
+    fn sync_position(&mut self) {
+        self.position = self.game.position().clone();
+        let keys: Vec<u64> = self.game.keys().collect();
+        let before = keys.len() - 1;
+        let reversible = (self.position.halfmove_clock() as usize).min(before);
+        self.history = keys[before - reversible..before].to_vec();
     }
 
     fn go(&mut self, go: GoParams) {
@@ -243,6 +253,63 @@ mod tests {
         let (out, pos) = run(&["position startpos moves e2e4 e7e5 e1e3 g1f3"]);
         assert_eq!(pos.fullmove_number(), 2);
         assert!(out[0].contains("e1e3"));
+    }
+
+    #[test]
+    fn rules_commands_act_on_the_position_that_position_set() {
+        let (out, pos) = run(&[
+            "position startpos moves f2f3 e7e5",
+            "legalmoves",
+            "play g4",
+            "play Qh4",
+            "outcome",
+            "play a3",
+            "undo",
+            "play Ke3",
+            "go perft 1",
+        ]);
+        // 19 legal moves after 1. f3 e5.
+        assert!(out[0].starts_with("legalmoves ") && out[0].split(' ').count() == 1 + 19);
+        assert_eq!(out[1], "played g2g4 g4 ongoing");
+        assert_eq!(out[2], "played d8h4 Qh4# checkmate");
+        assert_eq!(out[3], "outcome checkmate winner black");
+        assert_eq!(
+            out[4],
+            "illegal a3 the game is over (checkmate, black wins)"
+        );
+        assert_eq!(out[5], "undone d8h4");
+        assert_eq!(out[6], "illegal Ke3 the black king on e8 cannot move to e3");
+        // go perft sees the position after the pipe's moves: Black to move after 1. f3 e5 2. g4.
+        assert_eq!(out.last().map(String::as_str), Some("Nodes searched: 30"));
+        assert_eq!(pos.fullmove_number(), 2);
+        // A new `position` replaces the game.
+        let (out, _) = run(&["position startpos", "play e4", "position startpos", "undo"]);
+        assert_eq!(
+            out,
+            [
+                "played e2e4 e4 ongoing",
+                "illegal undo no move has been played"
+            ]
+        );
+    }
+
+    #[test]
+    fn position_keeps_the_keys_since_the_last_irreversible_move() {
+        let mut out = Vec::new();
+        let mut s = Session::new(&mut out);
+        s.handle_line("position startpos moves g1f3 g8f6 e2e4 b8c6 f3g1 c6b8");
+        assert_eq!(s.history.len(), 3); // the positions before ...Nc6, Ng1 and ...Nb8
+        let mut replay = Position::startpos();
+        let mut keys = Vec::new();
+        for m in ["g1f3", "g8f6", "e2e4", "b8c6", "f3g1", "c6b8"] {
+            keys.push(replay.key());
+            let m = replay.parse_uci(m).unwrap();
+            replay.make(m);
+        }
+        assert_eq!(s.history, keys[3..]);
+        s.handle_line("play Nf3");
+        assert_eq!(s.history.len(), 4);
+        assert_eq!(s.history[3], replay.key());
     }
 
     #[test]
