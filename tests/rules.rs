@@ -958,7 +958,7 @@ mod errors {
                     piece: Piece::new(Color::Black, PieceKind::Pawn),
                     square: Square::E7,
                 },
-                "e7e5: the black pawn on e7 is black's, and it is white's turn",
+                "e7e5: the pawn on e7 is black's, and it is white's turn",
             ),
             (
                 "a1a3",

@@ -193,8 +193,7 @@ impl MoveError {
             }
             MoveErrorKind::NoPiece { square } => format!("there is no piece on {square}"),
             MoveErrorKind::NotYourTurn { piece, square } => format!(
-                "the {} {} on {square} is {}'s, and it is {}'s turn",
-                piece.color,
+                "the {} on {square} is {}'s, and it is {}'s turn",
                 piece.kind.name(),
                 piece.color,
                 !piece.color

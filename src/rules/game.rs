@@ -378,14 +378,17 @@ impl Game {
     /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let text = text.trim();
-        let outcome = self.outcome();
+        let legal = self.pos.legal_moves();
+        let outcome = match self.decision {
+            Some(decided) => decided,
+            None => self.automatic_outcome(!legal.is_empty()),
+        };
         if outcome.is_over() {
             return Err(MoveError::new(text, MoveErrorKind::GameOver { outcome }));
         }
         let Some(parsed) = san::read(text) else {
             return Err(MoveError::new(text, MoveErrorKind::NotAMove));
         };
-        let legal = self.pos.legal_moves();
         let refused = |kind| Err(MoveError::new(text, kind));
         match parsed {
             MoveText::Uci {
@@ -629,12 +632,14 @@ impl Game {
     pub fn outcome(&self) -> Outcome {
         match self.decision {
             Some(decided) => decided,
-            None => self.automatic_outcome(),
+            None => self.automatic_outcome(self.pos.has_legal_moves()),
         }
     }
 
-    fn automatic_outcome(&self) -> Outcome {
-        if !self.pos.has_legal_moves() {
+    /// The outcome the rules give by themselves, knowing whether the side to move has a
+    /// legal move.
+    fn automatic_outcome(&self, has_moves: bool) -> Outcome {
+        if !has_moves {
             return if self.pos.in_check() {
                 Outcome::Checkmate {
                     winner: !self.pos.side_to_move(),

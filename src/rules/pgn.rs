@@ -171,13 +171,16 @@ pub fn write_pgn(game: &Game, tags: &[(String, String)]) -> String {
     let mut words: Vec<String> = Vec::with_capacity(game.ply() * 3 / 2 + 2);
     let mut pos: Position = start.clone();
     for (i, &m) in game.history().iter().enumerate() {
+        // A move number stays on the line of its move.
+        let san = super::san::san_unchecked(&pos, m);
         let white = pos.side_to_move() == crate::core::Color::White;
-        if white {
-            words.push(format!("{}.", pos.fullmove_number()));
+        words.push(if white {
+            format!("{}. {san}", pos.fullmove_number())
         } else if i == 0 {
-            words.push(format!("{}...", pos.fullmove_number()));
-        }
-        words.push(super::san::san_unchecked(&pos, m));
+            format!("{}... {san}", pos.fullmove_number())
+        } else {
+            san
+        });
         pos.make(m);
     }
     if outcome.is_over() {
