@@ -1572,6 +1572,60 @@ a4 15. h6 a3 16. Qhd3 axb2 17. h7 bxc1=B 18. Rbxc1 Qa5 19. h8=R Kb8 20. Qed2 Ka7
         assert_eq!(again[0].result(), "0-1");
     }
 
+    /// Random text, including unclosed comments, tags and quotes and multi-byte characters,
+    /// never makes the reader or the referee panic, and every game it returns is consistent.
+    #[test]
+    fn garbage_never_panics() {
+        let pieces = [
+            "[",
+            "]",
+            "\"",
+            "\\",
+            "{",
+            "}",
+            "(",
+            ")",
+            ";",
+            "%",
+            "$1",
+            "\n",
+            " ",
+            "1.",
+            "1...",
+            "e4",
+            "e5",
+            "Nf3",
+            "O-O",
+            "0-1",
+            "*",
+            "1/2-1/2",
+            "[Event \"x\"]",
+            "[FEN \"",
+            "é",
+            "♞",
+            "\u{feff}",
+            "exd6",
+            "e8=Q",
+            "Kxx",
+            "\r\n",
+            "\t",
+        ];
+        let mut rng = Rng(0xdead_beef);
+        for _ in 0..3000 {
+            let n = 1 + rng.below(40);
+            let text: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
+            for read in read_pgn(&text) {
+                match read {
+                    Ok(g) => assert_eq!(g.game.history().len(), g.game.ply()),
+                    Err(e) => assert!(!e.to_string().is_empty()),
+                }
+            }
+            for report in referee(&text) {
+                assert!(report.to_json().starts_with("{\"game\":"));
+            }
+        }
+    }
+
     #[test]
     fn random_games_round_trip() {
         let mut rng = Rng(99);
