@@ -1007,6 +1007,11 @@ mod errors {
             assert!(err.to_string().starts_with(message), "{text}: {err}");
             assert_eq!(err.text(), text);
         }
+        // SAN naming two bishops, only one of which moves that way: that one is explained.
+        assert_eq!(
+            refused(&mut g, "Bc4").to_string(),
+            "Bc4: the white bishop on f1 cannot move to c4: e2 is in the way"
+        );
         for text in ["e2d3", "e2e5", "g1g3", "Bb5"] {
             assert!(
                 matches!(

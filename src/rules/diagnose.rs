@@ -146,30 +146,39 @@ pub(crate) fn reaches(
     }
 }
 
+/// True when `piece` on `from` could go to `to` on an empty board (pawns: a push from their
+/// file, two squares from the start rank, or a diagonal capture).
+pub(crate) fn geometry(piece: Piece, from: Square, to: Square) -> bool {
+    if piece.kind != PieceKind::Pawn {
+        return attacks(piece.kind, piece.color, from, Bitboard::EMPTY).has(to);
+    }
+    pawn_push(piece.color, from, to) || pawn_attacks(piece.color, from).has(to)
+}
+
+/// True when `to` is one square ahead of a pawn of `color` on `from`, or two from its start.
+fn pawn_push(color: Color, from: Square, to: Square) -> bool {
+    let (dir, start_rank) = match color {
+        Color::White => (1, 1),
+        Color::Black => (-1, 6),
+    };
+    from.offset(0, dir) == Some(to)
+        || (from.rank() == start_rank && from.offset(0, 2 * dir) == Some(to))
+}
+
 fn obstacle(pos: &Position, piece: Piece, from: Square, to: Square) -> Option<Square> {
     if pos.color_bb(piece.color).has(to) {
         return Some(to);
     }
-    let reach_on_empty_board = match piece.kind {
-        PieceKind::Pawn => {
-            let dir: i8 = if piece.color == Color::White { 1 } else { -1 };
-            let pushes = [from.offset(0, dir), from.offset(0, 2 * dir)];
-            let start_rank = if piece.color == Color::White { 1 } else { 6 };
-            to.file() == from.file()
-                && (pushes[0] == Some(to) || (from.rank() == start_rank && pushes[1] == Some(to)))
+    let path = if piece.kind == PieceKind::Pawn {
+        if !pawn_push(piece.color, from, to) {
+            return None;
         }
-        PieceKind::Knight | PieceKind::King => false,
-        kind => attacks(kind, piece.color, from, Bitboard::EMPTY).has(to),
-    };
-    if !reach_on_empty_board {
+        between(from, to) | to.bb()
+    } else if geometry(piece, from, to) {
+        between(from, to)
+    } else {
         return None;
-    }
-    let path = between(from, to)
-        | if piece.kind == PieceKind::Pawn {
-            to.bb()
-        } else {
-            Bitboard::EMPTY
-        };
+    };
     in_order_from(from, path & pos.occupied()).first().copied()
 }
 

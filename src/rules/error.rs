@@ -29,6 +29,20 @@ pub struct MoveError {
 
 /// Why a move was refused. One variant per reason; parse errors ([`MoveErrorKind::NotAMove`],
 /// [`MoveErrorKind::Ambiguous`]) are their own kinds.
+///
+/// ```
+/// use ferrum::core::{Color, Piece, PieceKind, Square};
+/// use ferrum::rules::{Game, MoveErrorKind};
+/// let game = Game::new();
+/// let kind = |text: &str| game.parse_move(text).unwrap_err().kind().clone();
+/// assert_eq!(kind("Zz9"), MoveErrorKind::NotAMove);
+/// assert_eq!(kind("e3e4"), MoveErrorKind::NoPiece { square: Square::E3 });
+/// assert_eq!(
+///     kind("d7d5"),
+///     MoveErrorKind::NotYourTurn { piece: Piece::new(Color::Black, PieceKind::Pawn), square: Square::D7 }
+/// );
+/// assert!(matches!(kind("Bc4"), MoveErrorKind::CannotMoveThere { from: Some(Square::F1), obstacle: Some(Square::E2), .. }));
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MoveErrorKind {
     /// The text is neither UCI (`e2e4`, `e7e8q`) nor SAN (`Nf3`, `O-O`, `e8=Q`).
@@ -93,6 +107,17 @@ pub enum MoveErrorKind {
 }
 
 /// Why a castling move is not allowed.
+///
+/// ```
+/// use ferrum::core::Square;
+/// use ferrum::rules::{CastlingRefusal, Game, MoveErrorKind};
+/// // The rook on f8 attacks f1, which the king would cross.
+/// let game = Game::from_fen("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+/// let err = game.parse_move("O-O").unwrap_err();
+/// assert_eq!(err.kind(), &MoveErrorKind::Castling(CastlingRefusal::ThroughCheck { square: Square::F1 }));
+/// assert_eq!(err.reason(), "castling is not allowed: f1 is attacked");
+/// assert!(game.parse_move("O-O-O").is_ok());
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum CastlingRefusal {
     /// The right is gone: the king or that rook has moved (moving back does not restore it),

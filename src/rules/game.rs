@@ -292,6 +292,15 @@ impl Game {
     }
 
     /// The moves played, oldest first.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// game.play("e4").unwrap();
+    /// game.play("c5").unwrap();
+    /// let uci: Vec<String> = game.history().iter().map(|m| m.to_uci(false)).collect();
+    /// assert_eq!(uci, ["e2e4", "c7c5"]);
+    /// ```
     pub fn history(&self) -> &[Move] {
         &self.moves
     }
@@ -327,6 +336,18 @@ impl Game {
 
     /// The Zobrist keys of every position of the game, the starting one first and the current
     /// one last (for a search that must see repetitions of the game's positions).
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// for m in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///     game.play(m).unwrap();
+    /// }
+    /// let keys: Vec<u64> = game.keys().collect();
+    /// assert_eq!(keys.len(), 5);
+    /// assert_eq!(keys[0], keys[4]);
+    /// assert_eq!(keys[4], game.position().key());
+    /// ```
     pub fn keys(&self) -> impl Iterator<Item = u64> + '_ {
         self.seen.iter().map(|s| s.key)
     }
@@ -826,6 +847,7 @@ impl Game {
             };
         }
         // One piece the text could mean: say what stops it. Otherwise speak of them all.
+        let mover = Piece::new(us, piece);
         let named: Vec<Square> = self
             .pos
             .pieces_of(us, piece)
@@ -834,6 +856,12 @@ impl Game {
                 file.map_or(true, |f| s.file() == f) && rank.map_or(true, |r| s.rank() == r)
             })
             .collect();
+        let shaped: Vec<Square> = named
+            .iter()
+            .copied()
+            .filter(|&s| diagnose::geometry(mover, s, to))
+            .collect();
+        let named = if shaped.len() == 1 { shaped } else { named };
         match named.as_slice() {
             [from] => diagnose::piece_move(&self.pos, Piece::new(us, piece), *from, to, ep),
             _ => MoveErrorKind::CannotMoveThere {

@@ -361,6 +361,15 @@ pub fn read_pgn(text: &str) -> Vec<Result<PgnGame, PgnError>> {
 }
 
 /// An iterator over the games of a PGN text, one at a time (see [`read_pgn`]).
+///
+/// ```
+/// use ferrum::rules::PgnReader;
+/// let text = "[White \"A\"]\n\n1. e4 e5 1/2-1/2\n\n[White \"B\"]\n\n1. d4 Nf9 *\n";
+/// let mut reader = PgnReader::new(text);
+/// assert_eq!(reader.next().unwrap().unwrap().game.ply(), 2);
+/// assert_eq!(reader.next().unwrap().unwrap_err().move_text.as_deref(), Some("Nf9"));
+/// assert!(reader.next().is_none());
+/// ```
 pub struct PgnReader<'a> {
     lexer: Lexer<'a>,
     pending: Option<Token<'a>>,

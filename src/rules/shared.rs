@@ -95,6 +95,17 @@ impl SharedGame {
 
     /// Plays the move written `text` (UCI or SAN) if `ply` is the current ply and the move is
     /// legal; checking the ply and playing the move are one step under the lock.
+    ///
+    /// ```
+    /// use ferrum::rules::{SharedGame, SubmitError};
+    /// let game = SharedGame::default();
+    /// game.submit(0, "d4").unwrap();
+    /// // Black's screen still showed the start position: stale.
+    /// assert!(matches!(game.submit(0, "d5"), Err(SubmitError::Stale { submitted: 0, current: 1 })));
+    /// // At the right ply an illegal move is refused by the rules.
+    /// assert!(matches!(game.submit(1, "Ke7"), Err(SubmitError::Move(_))));
+    /// assert_eq!(game.submit(1, "d5").unwrap().ply, 2);
+    /// ```
     pub fn submit(&self, ply: usize, text: &str) -> Result<Submitted, SubmitError> {
         let mut game = self.lock();
         check_ply(&game, ply)?;
