@@ -53,6 +53,15 @@ fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Expects `text` to be refused because the game is over.
+fn assert_game_over(game: &mut Game, text: &str) {
+    let err = refused(game, text);
+    assert!(
+        matches!(err.kind(), MoveErrorKind::GameOver { .. }),
+        "{text}: {err}"
+    );
+}
+
 fn uci_set(moves: impl IntoIterator<Item = Move>) -> Vec<String> {
     let mut v: Vec<String> = moves.into_iter().map(|m| m.to_uci(false)).collect();
     v.sort();
@@ -680,10 +689,7 @@ mod endings {
         let before = state(&g);
         assert!(matches!(g.undo(), Err(GameError::Decided { .. })));
         assert_eq!(state(&g), before);
-        assert!(matches!(
-            refused(&mut g, "e5").kind(),
-            MoveErrorKind::GameOver { .. }
-        ));
+        assert_game_over(&mut g, "e5");
 
         let mut g = Game::new();
         g.play("d4").unwrap();
@@ -752,10 +758,7 @@ mod endings {
         let mut g = game("8/8/4k3/8/8/8/4r3/4K3 w - - 0 1");
         g.play("Kxe2").unwrap();
         assert_eq!(g.outcome(), Outcome::InsufficientMaterial);
-        assert!(matches!(
-            refused(&mut g, "Kd6").kind(),
-            MoveErrorKind::GameOver { .. }
-        ));
+        assert_game_over(&mut g, "Kd6");
         g.undo().unwrap();
         assert_eq!(g.outcome(), Outcome::Ongoing);
     }
@@ -775,10 +778,7 @@ mod endings {
         assert_eq!(g.claimable_draws(), [DrawClaim::ThreefoldRepetition]);
         assert_eq!(g.claim_draw(), Ok(Outcome::ThreefoldRepetition));
         assert_eq!(g.outcome(), Outcome::ThreefoldRepetition);
-        assert!(matches!(
-            refused(&mut g, "e4").kind(),
-            MoveErrorKind::GameOver { .. }
-        ));
+        assert_game_over(&mut g, "e4");
     }
 
     #[test]
@@ -792,10 +792,7 @@ mod endings {
         play_all(&mut g, &KNIGHTS_OUT_AND_BACK);
         assert_eq!(g.outcome(), Outcome::FivefoldRepetition);
         assert!(g.legal_moves().is_empty());
-        assert!(matches!(
-            refused(&mut g, "Nf3").kind(),
-            MoveErrorKind::GameOver { .. }
-        ));
+        assert_game_over(&mut g, "Nf3");
         // An automatic ending can be undone.
         g.undo().unwrap();
         assert_eq!(g.outcome(), Outcome::Ongoing);
@@ -825,10 +822,7 @@ mod endings {
         assert_eq!(g.claimable_draws(), [DrawClaim::FiftyMoves]);
         g.play("Kd7").unwrap();
         assert_eq!(g.outcome(), Outcome::SeventyFiveMoves);
-        assert!(matches!(
-            refused(&mut g, "Ra1").kind(),
-            MoveErrorKind::GameOver { .. }
-        ));
+        assert_game_over(&mut g, "Ra1");
         g.undo().unwrap();
         assert_eq!(g.outcome(), Outcome::Ongoing);
     }

@@ -798,19 +798,8 @@ impl Game {
             }
         }
         let promoting = piece.kind == PieceKind::Pawn && to.rank() == san::last_rank(us);
-        if let Some(p) = promotion {
-            if !promoting {
-                return MoveErrorKind::InvalidPromotion {
-                    piece: p,
-                    promotes: false,
-                };
-            }
-            if matches!(p, PieceKind::King | PieceKind::Pawn) {
-                return MoveErrorKind::InvalidPromotion {
-                    piece: p,
-                    promotes: true,
-                };
-            }
+        if let Some(kind) = bad_promotion_piece(promotion, promoting) {
+            return kind;
         }
         diagnose::piece_move(&self.pos, piece, from, to, self.ep_target())
     }
@@ -825,19 +814,9 @@ impl Game {
         promotion: Option<PieceKind>,
     ) -> MoveErrorKind {
         let us = self.side_to_move();
-        if let Some(p) = promotion {
-            if to.rank() != san::last_rank(us) {
-                return MoveErrorKind::InvalidPromotion {
-                    piece: p,
-                    promotes: false,
-                };
-            }
-            if matches!(p, PieceKind::King | PieceKind::Pawn) {
-                return MoveErrorKind::InvalidPromotion {
-                    piece: p,
-                    promotes: true,
-                };
-            }
+        // SAN with a promotion piece always names a pawn (the reader refuses others).
+        if let Some(kind) = bad_promotion_piece(promotion, to.rank() == san::last_rank(us)) {
+            return kind;
         }
         let ep = self.ep_target();
         if !diagnose::san_candidates(&self.pos, piece, file, rank, to, ep).is_empty() {
@@ -900,6 +879,18 @@ impl Game {
             None
         }
     }
+}
+
+/// The refusal for a promotion piece named on a move that does not promote, or a king or pawn
+/// named on one that does; `None` when the piece is acceptable (or none was named).
+fn bad_promotion_piece(promotion: Option<PieceKind>, promoting: bool) -> Option<MoveErrorKind> {
+    let piece = promotion?;
+    let promotes = match (promoting, piece) {
+        (false, _) => false,
+        (true, PieceKind::King | PieceKind::Pawn) => true,
+        (true, _) => return None,
+    };
+    Some(MoveErrorKind::InvalidPromotion { piece, promotes })
 }
 
 /// The refusal when the squares of a move match legal moves but the promotion piece does not.
