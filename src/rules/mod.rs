@@ -6,7 +6,7 @@
 //!   a person understands; the game is unchanged after any refusal.
 //! - [`Outcome`] and [`DrawClaim`]: checkmate, stalemate, insufficient material, repetition
 //!   and move-count rules, resignation, agreement.
-//! - [`san`]: Standard Algebraic Notation out; PGN out ([`write_pgn`]) and in ([`read_pgn`]).
+//! - [`san()`](san::san): Standard Algebraic Notation out; PGN out ([`write_pgn`]) and in ([`read_pgn`]).
 //! - [`referee`]: the verdict on every game of a PGN file (what `ferrum pgn` prints).
 //! - [`SharedGame`]: one game shared by threads for online play, refusing stale moves.
 //! - [`PipeCommand`] and [`answer`]: the same API as one-line commands beside UCI.

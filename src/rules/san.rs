@@ -1,5 +1,5 @@
 //! Move text: Standard Algebraic Notation out ([`san`]), and reading what a person or a file
-//! writes (UCI, SAN and the common tolerant forms) into a [`MoveText`] that the game resolves
+//! writes (UCI, SAN and the common tolerant forms) into a move description that the game resolves
 //! against its legal moves.
 
 use crate::core::{CastleSide, Color, Move, MoveList, PieceKind, Position, Square};
