@@ -4,6 +4,8 @@
 //!
 //! - [`core`]: bitboards, magic attack tables, positions with make/unmake and Zobrist keys,
 //!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
+//! - [`book`]: Polyglot opening books (keys, probing, writing, building) and Ferrum's
+//!   embedded default book.
 //!
 //! ```
 //! use ferrum::core::{perft, Position};
@@ -14,4 +16,5 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod core;
