@@ -1,6 +1,8 @@
 //! The invariants the fuzz targets check, shared with `tests/core.rs`, which replays the
-#![allow(dead_code)] // each fuzz target uses one of these
 //! committed corpora through them on every `cargo test`.
+
+// Each fuzz target uses one of these functions.
+#![allow(dead_code)]
 
 use ferrum::core::Position;
 use ferrum::uci::{parse, Session};
