@@ -6,6 +6,7 @@
 //!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
 //! - [`book`]: Polyglot opening books (keys, probing, writing, building) and Ferrum's
 //!   embedded default book.
+//! - [`uci`]: the UCI command parser and loop.
 //!
 //! ```
 //! use ferrum::core::{perft, Position};
@@ -18,3 +19,9 @@
 
 pub mod book;
 pub mod core;
+pub mod uci;
+
+/// The README's code examples, compiled and run as doctests so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
