@@ -267,29 +267,34 @@ impl fmt::Display for LineError {
 impl std::error::Error for LineError {}
 
 impl BookBuilder {
-    /// Adds the games of a UCI game list: one game from the start position per line, the
-    /// result first, then the moves in UCI notation (`1-0 e2e4 e7e5 g1f3`); blank lines and
-    /// lines starting with `#` are skipped. Returns the number of games added; on the first
-    /// bad line it stops with an error (games of earlier lines stay added).
+    /// Adds the game on one line of a UCI game list: the result, then the moves in UCI
+    /// notation from the start position (`1-0 e2e4 e7e5 g1f3`). Returns `Ok(false)` for a
+    /// blank line or a `#` comment, `Ok(true)` when a game was added.
+    pub fn add_uci_line(&mut self, line: &str) -> Result<bool, String> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Ok(false);
+        }
+        let mut words = line.split_whitespace();
+        let result: GameResult = words.next().unwrap_or_default().parse()?;
+        self.add_uci_game(&BookPosition::startpos(), words, result)
+            .map_err(|e| e.to_string())?;
+        Ok(true)
+    }
+
+    /// Adds the games of a UCI game list (see [`BookBuilder::add_uci_line`]). Returns the
+    /// number of games added; on the first bad line it stops with an error (games of earlier
+    /// lines stay added).
     ///
     /// This is the form `book/ferrum.uci` is kept in until PGN import is available.
     pub fn add_uci_lines(&mut self, text: &str) -> Result<u64, LineError> {
-        let start = BookPosition::startpos();
         let mut added = 0;
         for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let error = |message: String| LineError {
+            let game = self.add_uci_line(line).map_err(|message| LineError {
                 line: i + 1,
                 message,
-            };
-            let mut words = line.split_whitespace();
-            let result: GameResult = words.next().unwrap_or_default().parse().map_err(error)?;
-            self.add_uci_game(&start, words, result)
-                .map_err(|e| error(e.to_string()))?;
-            added += 1;
+            })?;
+            added += u64::from(game);
         }
         Ok(added)
     }

@@ -92,6 +92,16 @@ pub fn double_push_target(before: &Position, m: Move) -> Option<Square> {
         .then(|| Square::from_coords(from.file(), (from.rank() + to.rank()) / 2))
 }
 
+/// The square in the en-passant field of `fen`, if it names one. Meant for a FEN that
+/// [`Position::from_fen`] accepted (which checks that a double push can have skipped it); the
+/// core's position keeps the square only when the capture is legal, the Polyglot key needs it
+/// whenever a pawn stands beside the pushed one.
+pub fn fen_ep_target(fen: &str) -> Option<Square> {
+    fen.split_whitespace()
+        .nth(3)
+        .and_then(|field| field.parse().ok())
+}
+
 /// A position with what its Polyglot key needs beyond the core's [`Position`]: the square the
 /// last move's double pawn push skipped, if it was one (see [`polyglot_key`]).
 ///
@@ -134,12 +144,7 @@ impl BookPosition {
     /// ```
     pub fn from_fen(fen: &str) -> Result<BookPosition, FenError> {
         let pos = Position::from_fen(fen)?;
-        // `from_fen` has checked the field: it is `-` or a square a double push can have skipped.
-        let ep_target = fen
-            .split_whitespace()
-            .nth(3)
-            .and_then(|field| field.parse().ok());
-        Ok(BookPosition::new(pos, ep_target))
+        Ok(BookPosition::new(pos, fen_ep_target(fen)))
     }
 
     /// The position.

@@ -25,7 +25,7 @@ mod writer;
 
 pub use builder::{BookBuilder, BuildOptions, GameError, GameResult, LineError};
 pub use entry::{Entry, PolyglotMove};
-pub use key::{double_push_target, polyglot_key, BookPosition};
+pub use key::{double_push_target, fen_ep_target, polyglot_key, BookPosition};
 pub use random::RANDOM64;
 pub use reader::{Book, BookError, BookMove, Choice};
 pub use writer::BookWriter;

@@ -50,14 +50,9 @@ impl fmt::Display for BookError {
     }
 }
 
-impl std::error::Error for BookError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BookError::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
+/// The message already includes the operating system's reason, so no `source` is chained
+/// (error reports would otherwise print it twice).
+impl std::error::Error for BookError {}
 
 /// A legal move found in the book for a position, with its entry's weight and learn field.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -70,7 +65,8 @@ pub struct BookMove {
     pub learn: u32,
 }
 
-/// How [`Book::choose`] picks among a position's book moves. Moves of weight 0 are never picked.
+/// How [`Book::choose`] (or [`Choice::pick`]) picks among a position's book moves. Moves of
+/// weight 0 are never picked.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Choice {
     /// The move of highest weight (the first in the file among equals).
@@ -245,22 +241,40 @@ impl Book {
     /// A book move for `pos` chosen as `choice` says, or `None` when the position is not in
     /// the book or all its moves have weight 0.
     pub fn choose(&self, pos: &BookPosition, choice: Choice) -> Option<BookMove> {
-        let moves = self.probe(pos);
-        match choice {
-            Choice::Best => moves.into_iter().find(|m| m.weight > 0),
+        choice.pick(&self.probe(pos))
+    }
+}
+
+impl Choice {
+    /// The move this choice picks among `moves` (as [`Book::probe`] returns them, or a subset
+    /// of them); `None` when all have weight 0 or there are none.
+    pub fn pick(self, moves: &[BookMove]) -> Option<BookMove> {
+        match self {
+            // The first of the heaviest.
+            Choice::Best => moves
+                .iter()
+                .filter(|m| m.weight > 0)
+                .fold(None, |best: Option<&BookMove>, m| match best {
+                    Some(b) if b.weight >= m.weight => Some(b),
+                    _ => Some(m),
+                })
+                .copied(),
             Choice::Weighted(random) => {
                 let total: u64 = moves.iter().map(|m| u64::from(m.weight)).sum();
                 // Scale the random value into 0..total (high bits, no modulo bias to speak of).
                 let mut target = ((u128::from(random) * u128::from(total)) >> 64) as u64;
-                moves.into_iter().find(|m| {
-                    let w = u64::from(m.weight);
-                    if target < w {
-                        true
-                    } else {
-                        target -= w;
-                        false
-                    }
-                })
+                moves
+                    .iter()
+                    .find(|m| {
+                        let w = u64::from(m.weight);
+                        if target < w {
+                            true
+                        } else {
+                            target -= w;
+                            false
+                        }
+                    })
+                    .copied()
             }
         }
     }
