@@ -693,3 +693,90 @@ fn python_chess_written_book_reads_identically_in_ferrum() {
         "{castles} castles, {promotions} promotions"
     );
 }
+
+// ---- the command line ----------------------------------------------------------------------------
+
+fn ferrum(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .args(args)
+        .output()
+        .expect("run ferrum");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn command_line_builds_and_probes_books() {
+    // The embedded book, by moves and by FEN (published key after e4 d5 e5 f5).
+    let (ok, out, _) = ferrum(&["book", "probe"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "key 463b96181691fc9c");
+    let root: Vec<String> = Book::embedded()
+        .probe(&BookPosition::startpos())
+        .iter()
+        .map(|b| format!("{} {}", b.mv.to_uci(false), b.weight))
+        .collect();
+    assert_eq!(lines[1..], root[..]);
+    let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    let (ok, out, _) = ferrum(&["book", "probe", "--fen", fen]);
+    assert!(ok);
+    assert_eq!(out.lines().next(), Some("key 22a48b5a8e47ff78"));
+    let (ok, out, _) = ferrum(&["book", "probe", "e2e4", "d7d5", "e4e5", "f7f5"]);
+    assert!(ok);
+    assert_eq!(out.lines().next(), Some("key 22a48b5a8e47ff78"));
+
+    // Build from a game list, then probe the result.
+    let dir = std::env::temp_dir();
+    let games = dir.join(format!("ferrum-cli-games-{}.uci", std::process::id()));
+    let book = dir.join(format!("ferrum-cli-book-{}.bin", std::process::id()));
+    std::fs::write(&games, "1-0 e2e4 e7e5 g1f3\n0-1 e2e4 c7c5\n1-0 d2d4 d7d5\n").unwrap();
+    let (games_s, book_s) = (games.to_str().unwrap(), book.to_str().unwrap());
+    let (ok, _, err) = ferrum(&[
+        "book",
+        "build",
+        games_s,
+        "-o",
+        book_s,
+        "--only-wins-of",
+        "white",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("3 games"),
+        "progress and summary on stderr: {err}"
+    );
+    let (ok, out, _) = ferrum(&["book", "probe", "--book", book_s]);
+    assert!(ok);
+    assert_eq!(
+        out.lines().skip(1).collect::<Vec<_>>(),
+        ["d2d4 2", "e2e4 2"]
+    );
+    let (ok, out, _) = ferrum(&["book", "probe", "--book", book_s, "e2e4"]);
+    assert!(ok);
+    assert_eq!(
+        out.lines().count(),
+        1,
+        "no Black moves with --only-wins-of white: {out}"
+    );
+
+    // Bad input: a clear message and a failing exit status, never a panic.
+    std::fs::write(&games, "1-0 e2e4\n1-0 e2e5\n").unwrap();
+    let (ok, _, err) = ferrum(&["book", "build", games_s, "-o", book_s]);
+    assert!(
+        !ok && err.contains("line 2") && err.contains("e2e5"),
+        "{err}"
+    );
+    std::fs::write(&book, [0u8; 17]).unwrap();
+    let (ok, _, err) = ferrum(&["book", "probe", "--book", book_s]);
+    assert!(!ok && err.contains("17 bytes"), "{err}");
+    let (ok, _, err) = ferrum(&["book", "probe", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"]);
+    assert!(!ok && err.contains("bad --fen"), "{err}");
+    let (ok, _, err) = ferrum(&["book", "probe", "e2e5"]);
+    assert!(!ok && err.contains("e2e5"), "{err}");
+    let _ = std::fs::remove_file(&games);
+    let _ = std::fs::remove_file(&book);
+}

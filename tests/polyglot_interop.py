@@ -141,14 +141,21 @@ def check_table():
 
 # ---- 2. keys -------------------------------------------------------------------------------
 
-def write_keys(rng):
+def sample_fens(rng, games, shortest, longest, share):
+    """The special FENs, then a share of the positions of random games, every position just
+    after a double push included (FEN en-passant field set, as FEN writers do)."""
     fens = list(SPECIAL_FENS)
-    for _ in range(12):
+    for _ in range(games):
         board = chess.Board()
-        for move in random_game(rng, rng.randint(40, 160)):
+        for move in random_game(rng, rng.randint(shortest, longest)):
             board.push(move)
-            if rng.random() < 0.35 or board.ep_square is not None:
+            if rng.random() < share or board.ep_square is not None:
                 fens.append(board.fen(en_passant="fen"))
+    return fens
+
+
+def write_keys(rng):
+    fens = sample_fens(rng, 12, 40, 160, 0.35)
     seen = set()
     lines = []
     for fen in fens:
@@ -242,13 +249,7 @@ def check_ferrum_book(write):
 # ---- 4. python-chess -> Ferrum ---------------------------------------------------------------
 
 def write_python_listing(rng):
-    fens = list(SPECIAL_FENS)
-    for _ in range(10):
-        board = chess.Board()
-        for move in random_game(rng, rng.randint(20, 120)):
-            board.push(move)
-            if rng.random() < 0.2 or board.ep_square is not None:
-                fens.append(board.fen(en_passant="fen"))
+    fens = sample_fens(rng, 10, 20, 120, 0.2)
     by_key = {}
     for fen in fens:
         board = chess.Board(fen)
