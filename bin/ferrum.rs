@@ -1,13 +1,16 @@
 //! The `ferrum` binary: with no subcommand it speaks UCI on stdin/stdout; subcommands run
-//! perft and the other tools from the command line.
+//! perft, build and probe opening books, and the other tools from the command line.
 
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand};
-use ferrum::core::{divide, Position};
+use clap::{Parser, Subcommand, ValueEnum};
+use ferrum::book::{Book, BookBuilder, BookPosition, BuildOptions};
+use ferrum::core::{divide, Color, Position};
 use ferrum::rules::referee;
 use ferrum::uci::Session;
 
@@ -51,6 +54,53 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Polyglot opening books: build one from games, or look a position up.
+    Book {
+        #[command(subcommand)]
+        command: BookCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookCmd {
+    /// Build a Polyglot book from games. Weights come from results: 2 per win, 1 per draw (or
+    /// unknown result), 0 per loss of the side that played the move.
+    Build {
+        /// The games: a UCI game list (one game per line: result, then UCI moves from the
+        /// start position, like book/ferrum.uci). PGN input comes with the rules API's PGN
+        /// import.
+        games: PathBuf,
+        /// Where to write the book.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Use only the first N plies of each game.
+        #[arg(long, default_value_t = 1024)]
+        max_ply: usize,
+        /// Keep a move only if at least N games played it in its position.
+        #[arg(long, default_value_t = 1)]
+        min_games: u32,
+        /// Use only the moves of COLOR in games COLOR won (repeat for both colours).
+        #[arg(long, value_enum)]
+        only_wins_of: Vec<ColorArg>,
+    },
+    /// Print a position's Polyglot key (`key <16 hex digits>`), then its book moves as
+    /// `<uci move> <weight>`, best first.
+    Probe {
+        /// The book (default: Ferrum's embedded book).
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// The position (default: the start position). Its en-passant field counts.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (UCI) to play from the position first.
+        moves: Vec<String>,
+    },
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum ColorArg {
+    White,
+    Black,
 }
 
 fn main() -> ExitCode {
@@ -72,6 +122,33 @@ fn main() -> ExitCode {
             Ok(_) => return ExitCode::FAILURE,
             Err(e) => Err(e),
         },
+        Some(Cmd::Book {
+            command:
+                BookCmd::Build {
+                    games,
+                    output,
+                    max_ply,
+                    min_games,
+                    only_wins_of,
+                },
+        }) => {
+            let only_wins_of = only_wins_of
+                .iter()
+                .map(|c| match c {
+                    ColorArg::White => Color::White,
+                    ColorArg::Black => Color::Black,
+                })
+                .collect();
+            let options = BuildOptions {
+                max_ply,
+                min_games,
+                only_wins_of,
+            };
+            book_build(&games, &output, options)
+        }
+        Some(Cmd::Book {
+            command: BookCmd::Probe { book, fen, moves },
+        }) => book_probe(book.as_deref(), fen.as_deref(), &moves),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -173,4 +250,73 @@ fn pgn(file: &str, json: bool) -> Result<usize> {
     }
     let _ = out.flush();
     Ok(failed)
+}
+
+fn book_build(games: &Path, output: &Path, options: BuildOptions) -> Result<()> {
+    if games
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+    {
+        bail!(
+            "{}: PGN import comes with the rules API and is not available yet; \
+             give a UCI game list (one game per line: result, then UCI moves)",
+            games.display()
+        );
+    }
+    let file = File::open(games).with_context(|| format!("cannot open {}", games.display()))?;
+    let mut builder = BookBuilder::new(options);
+    let start = Instant::now();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", games.display()))?;
+        let added = builder
+            .add_uci_line(&line)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("{} line {}", games.display(), i + 1))?;
+        if added && builder.games() % 10_000 == 0 {
+            eprintln!(
+                "{} games, {} positions and moves",
+                builder.games(),
+                builder.positions()
+            );
+        }
+    }
+    let writer = builder.finish();
+    let mut out =
+        File::create(output).with_context(|| format!("cannot create {}", output.display()))?;
+    writer
+        .write_to(&mut out)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    eprintln!(
+        "{} games -> {} entries in {} ({:.1} s)",
+        builder.games(),
+        writer.len(),
+        output.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn book_probe(path: Option<&Path>, fen: Option<&str>, moves: &[String]) -> Result<()> {
+    let loaded;
+    let book = match path {
+        Some(p) => {
+            loaded = Book::open(p)?;
+            &loaded
+        }
+        None => Book::embedded(),
+    };
+    let mut pos = match fen {
+        Some(f) => BookPosition::from_fen(f).context("bad --fen")?,
+        None => BookPosition::startpos(),
+    };
+    for m in moves {
+        pos.play_uci(m)?;
+    }
+    let mut out = io::stdout().lock();
+    writeln!(out, "key {:016x}", pos.key())?;
+    let chess960 = pos.position().is_chess960();
+    for b in book.probe(&pos) {
+        writeln!(out, "{} {}", b.mv.to_uci(chess960), b.weight)?;
+    }
+    Ok(())
 }

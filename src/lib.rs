@@ -6,6 +6,8 @@
 //!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
 //! - [`rules`]: the exact-rules game API on the core: [`Game`] (UCI and SAN moves, undo,
 //!   outcomes, draw claims), typed [`MoveError`]s, SAN and PGN, [`SharedGame`] for online play.
+//! - [`book`]: Polyglot opening books (keys, probing, writing, building) and Ferrum's
+//!   embedded default book.
 //! - [`uci`]: the UCI command parser and loop.
 //!
 //! ```
@@ -17,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod core;
 pub mod rules;
 pub mod uci;

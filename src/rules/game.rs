@@ -801,7 +801,7 @@ impl Game {
         if let Some(kind) = bad_promotion_piece(promotion, promoting) {
             return kind;
         }
-        diagnose::piece_move(&self.pos, piece, from, to, self.ep_target())
+        diagnose::piece_move(&self.pos, piece, from, to, self.en_passant_target())
     }
 
     /// Why SAN naming a `piece` going to `to` matches no legal move.
@@ -818,7 +818,7 @@ impl Game {
         if let Some(kind) = bad_promotion_piece(promotion, to.rank() == san::last_rank(us)) {
             return kind;
         }
-        let ep = self.ep_target();
+        let ep = self.en_passant_target();
         if !diagnose::san_candidates(&self.pos, piece, file, rank, to, ep).is_empty() {
             return MoveErrorKind::LeavesKingInCheck {
                 color: us,
@@ -852,9 +852,22 @@ impl Game {
         }
     }
 
-    /// The square a pawn skipped on the last move (or the starting FEN's en-passant square),
-    /// whether or not a capture onto it is legal.
-    fn ep_target(&self) -> Option<Square> {
+    /// The square a pawn skipped with a double push on the last move (before any move: the
+    /// starting FEN's en-passant square), whether or not a capture onto it is legal. The core
+    /// [`Position`] keeps only a legal one; this one explains a refused en-passant capture and
+    /// is what a Polyglot key needs.
+    ///
+    /// ```
+    /// use ferrum::core::Square;
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// game.play("e4").unwrap();
+    /// assert_eq!(game.en_passant_target(), Some(Square::E3));
+    /// assert_eq!(game.position().en_passant(), None); // no black pawn can take
+    /// game.play("Nf6").unwrap();
+    /// assert_eq!(game.en_passant_target(), None);
+    /// ```
+    pub fn en_passant_target(&self) -> Option<Square> {
         if let Some(ep) = self.pos.en_passant() {
             return Some(ep);
         }

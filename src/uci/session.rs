@@ -2,9 +2,10 @@
 
 use std::io::{BufRead, Write};
 
-use crate::core::{divide, Position};
+use crate::core::{divide, Position, Square};
 use crate::rules::{answer, Game};
 
+use super::book::BookOptions;
 use super::command::{parse, Command, GoParams, StartPosition};
 
 /// Whether the loop goes on after a command.
@@ -32,7 +33,10 @@ pub struct Session<W: Write> {
     /// Keys of the positions before the current one since the last irreversible move; the
     /// search's repetition detection reads them.
     history: Vec<u64>,
+    /// The square the last move's double pawn push skipped (the book's key needs it).
+    ep_target: Option<Square>,
     chess960: bool,
+    book: BookOptions,
 }
 
 impl<W: Write> Session<W> {
@@ -43,7 +47,9 @@ impl<W: Write> Session<W> {
             game: Game::new(),
             position: Position::startpos(),
             history: Vec::new(),
+            ep_target: None,
             chess960: false,
+            book: BookOptions::new(),
         }
     }
 
@@ -81,6 +87,9 @@ impl<W: Write> Session<W> {
                 self.send(&format!("id name {ENGINE_NAME}"));
                 self.send(&format!("id author {ENGINE_AUTHOR}"));
                 self.send("option name UCI_Chess960 type check default false");
+                for line in BookOptions::UCI_OPTIONS {
+                    self.send(line);
+                }
                 self.send("uciok");
             }
             Command::IsReady => self.send("readyok"),
@@ -120,6 +129,10 @@ impl<W: Write> Session<W> {
             let on = self.chess960 || self.game.is_chess960();
             self.game.set_chess960(on);
             self.sync_position();
+        } else if BookOptions::handles(name) {
+            if let Err(e) = self.book.set(name, value) {
+                self.info_string(&e);
+            }
         } else {
             self.info_string(&format!("unknown option '{name}'"));
         }
@@ -159,6 +172,7 @@ impl<W: Write> Session<W> {
         let before = keys.len() - 1;
         let reversible = (self.position.halfmove_clock() as usize).min(before);
         self.history = keys[before - reversible..before].to_vec();
+        self.ep_target = self.game.en_passant_target();
     }
 
     fn go(&mut self, go: GoParams) {
@@ -175,9 +189,30 @@ impl<W: Write> Session<W> {
             }
             self.send("");
             self.send(&format!("Nodes searched: {total}"));
+        } else if let Some(m) = self.book_move(&go) {
+            let text = m.to_uci(self.position.is_chess960());
+            self.info_string(&format!("book move {text}"));
+            self.send(&format!("bestmove {text}"));
         } else {
             self.info_string("search is not available yet");
         }
+    }
+
+    /// With `OwnBook` on, a book move for the current position (never while pondering or
+    /// searching without limit, which must wait for `stop`), among `searchmoves` if given.
+    fn book_move(&mut self, go: &GoParams) -> Option<crate::core::Move> {
+        if go.ponder || go.infinite {
+            return None;
+        }
+        let allowed: Vec<_> = go
+            .searchmoves
+            .iter()
+            .filter_map(|t| self.position.parse_uci(t).ok())
+            .collect();
+        if !go.searchmoves.is_empty() && allowed.is_empty() {
+            return None;
+        }
+        self.book.pick(&self.position, self.ep_target, &allowed)
     }
 
     fn info_string(&mut self, text: &str) {
@@ -329,5 +364,129 @@ mod tests {
             out.iter().any(|l| l == "e1g1: 1") && out.iter().any(|l| l == "e1c1: 1"),
             "{out:?}"
         );
+    }
+
+    /// Writes a book holding only `uci` in `pos` to a temporary file named after `tag`.
+    fn one_move_book(pos: &crate::book::BookPosition, uci: &str, tag: &str) -> std::path::PathBuf {
+        let m = pos.position().parse_uci(uci).unwrap();
+        let entry = crate::book::Entry {
+            key: pos.key(),
+            mv: crate::book::PolyglotMove::from_move(m),
+            weight: 1,
+            learn: 0,
+        };
+        let path = std::env::temp_dir().join(format!("ferrum-{tag}-{}.bin", std::process::id()));
+        std::fs::write(&path, entry.to_bytes()).unwrap();
+        path
+    }
+
+    fn bestmove(out: &[String]) -> Option<String> {
+        out.iter()
+            .find_map(|l| l.strip_prefix("bestmove ").map(str::to_string))
+    }
+
+    #[test]
+    fn own_book_plays_a_book_move_only_when_on() {
+        let (out, _) = run(&["uci"]);
+        assert!(out.contains(&"option name OwnBook type check default false".to_string()));
+        assert!(out.contains(&"option name BookFile type string default <empty>".to_string()));
+
+        let (out, _) = run(&["position startpos moves e2e4", "go movetime 10"]);
+        assert_eq!(bestmove(&out), None, "OwnBook is off by default: {out:?}");
+
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            "position startpos moves e2e4",
+            "go wtime 1000 btime 1000",
+        ]);
+        let m = bestmove(&out).expect("a book move");
+        assert!(
+            out.contains(&format!("info string book move {m}")),
+            "{out:?}"
+        );
+        let mut after = crate::book::BookPosition::startpos();
+        after.play_uci("e2e4").unwrap();
+        let book = crate::book::Book::embedded().probe(&after);
+        assert!(book.iter().any(|b| b.mv.to_uci(false) == m && b.weight > 0));
+
+        // Pondering and infinite analysis wait for stop; searchmoves restricts the choice.
+        for go in ["go infinite", "go ponder wtime 1000 btime 1000"] {
+            let (out, _) = run(&["setoption name OwnBook value true", go]);
+            assert_eq!(bestmove(&out), None, "{go}");
+        }
+        let (out, _) = run(&["setoption name OwnBook value true", "go searchmoves d2d4"]);
+        assert_eq!(bestmove(&out).as_deref(), Some("d2d4"));
+        let (out, _) = run(&["setoption name OwnBook value true", "go searchmoves a2a3"]);
+        assert_eq!(bestmove(&out), None, "a2a3 is not in the book");
+        // Out of book: no book move.
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            "position fen 8/8/8/8/8/8/6k1/4K2R w K - 0 1",
+            "go depth 1",
+        ]);
+        assert_eq!(bestmove(&out), None);
+    }
+
+    #[test]
+    fn book_file_is_loaded_or_refused_with_a_message() {
+        let missing = std::env::temp_dir().join("ferrum-no-such-book.bin");
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            &format!("setoption name BookFile value {}", missing.display()),
+            "go movetime 10",
+        ]);
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string BookFile: cannot read book file")),
+            "{out:?}"
+        );
+        assert_eq!(bestmove(&out), None, "no book once the file failed");
+
+        // A one-entry book of our own: 1.b3 only; and a truncated copy of it.
+        let path = one_move_book(&crate::book::BookPosition::startpos(), "b2b3", "b3");
+        let truncated = std::env::temp_dir().join(format!("ferrum-bad-{}.bin", std::process::id()));
+        std::fs::write(&truncated, &std::fs::read(&path).unwrap()[..9]).unwrap();
+        let (out, _) = run(&[
+            &format!("setoption name BookFile value {}", path.display()),
+            "setoption name OwnBook value true",
+            "go movetime 10",
+            &format!("setoption name BookFile value {}", truncated.display()),
+            "go movetime 10",
+            "setoption name BookFile value <empty>",
+            "position startpos moves e2e4",
+            "go movetime 10",
+        ]);
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&truncated);
+        let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 2, "{out:?}");
+        assert_eq!(best[0], "bestmove b2b3");
+        assert!(
+            out.iter()
+                .any(|l| l.contains("not a Polyglot book: 9 bytes")),
+            "{out:?}"
+        );
+        assert_ne!(best[1], "bestmove b2b3", "back to the embedded book");
+    }
+
+    #[test]
+    fn book_key_keeps_a_pseudo_legal_en_passant() {
+        // After 1...d4 2.e4 with the d4 pawn pinned, Polyglot's key counts the e-file; a book
+        // with a move under that key only is found.
+        let mut pos =
+            crate::book::BookPosition::from_fen("8/8/8/8/k2p3Q/8/4P3/4K3 w - - 0 1").unwrap();
+        pos.play_uci("e2e4").unwrap();
+        let path = one_move_book(&pos, "a4a5", "ep");
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            &format!("setoption name BookFile value {}", path.display()),
+            "position fen 8/8/8/8/k2p3Q/8/4P3/4K3 w - - 0 1 moves e2e4",
+            "go movetime 10",
+            "position fen 8/8/8/8/k2pP2Q/8/8/4K3 b - e3 0 1",
+            "go movetime 10",
+        ]);
+        let _ = std::fs::remove_file(&path);
+        let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best, ["bestmove a4a5", "bestmove a4a5"], "{out:?}");
     }
 }
