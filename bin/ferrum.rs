@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use ferrum::book::{Book, BookBuilder, BookPosition, BuildOptions};
+use ferrum::book::{Book, BookBuilder, BookPosition, BuildOptions, GameResult};
 use ferrum::core::{divide, Color, Position};
-use ferrum::rules::referee;
+use ferrum::rules::{referee, PgnReader};
 use ferrum::uci::Session;
 
 #[derive(Parser)]
@@ -66,9 +66,9 @@ enum BookCmd {
     /// Build a Polyglot book from games. Weights come from results: 2 per win, 1 per draw (or
     /// unknown result), 0 per loss of the side that played the move.
     Build {
-        /// The games: a UCI game list (one game per line: result, then UCI moves from the
-        /// start position, like book/ferrum.uci). PGN input comes with the rules API's PGN
-        /// import.
+        /// The games: a PGN file (`.pgn`, read through the rules; bad games are skipped), or
+        /// a UCI game list (one game per line: result, then UCI moves from the start
+        /// position, like book/ferrum.uci).
         games: PathBuf,
         /// Where to write the book.
         #[arg(short, long)]
@@ -253,19 +253,41 @@ fn pgn(file: &str, json: bool) -> Result<usize> {
 }
 
 fn book_build(games: &Path, output: &Path, options: BuildOptions) -> Result<()> {
-    if games
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
-    {
-        bail!(
-            "{}: PGN import comes with the rules API and is not available yet; \
-             give a UCI game list (one game per line: result, then UCI moves)",
-            games.display()
-        );
-    }
-    let file = File::open(games).with_context(|| format!("cannot open {}", games.display()))?;
     let mut builder = BookBuilder::new(options);
     let start = Instant::now();
+    let pgn = games
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    let skipped = if pgn {
+        add_pgn_games(&mut builder, games)?
+    } else {
+        add_uci_list(&mut builder, games)?;
+        0
+    };
+    let writer = builder.finish();
+    let mut out =
+        File::create(output).with_context(|| format!("cannot create {}", output.display()))?;
+    writer
+        .write_to(&mut out)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    eprintln!(
+        "{} games{} -> {} entries in {} ({:.1} s)",
+        builder.games(),
+        if pgn {
+            format!(" ({skipped} skipped)")
+        } else {
+            String::new()
+        },
+        writer.len(),
+        output.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Adds the games of a UCI game list; stops at the first bad line.
+fn add_uci_list(builder: &mut BookBuilder, games: &Path) -> Result<()> {
+    let file = File::open(games).with_context(|| format!("cannot open {}", games.display()))?;
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.with_context(|| format!("cannot read {}", games.display()))?;
         let added = builder
@@ -280,20 +302,44 @@ fn book_build(games: &Path, output: &Path, options: BuildOptions) -> Result<()> 
             );
         }
     }
-    let writer = builder.finish();
-    let mut out =
-        File::create(output).with_context(|| format!("cannot create {}", output.display()))?;
-    writer
-        .write_to(&mut out)
-        .with_context(|| format!("cannot write {}", output.display()))?;
-    eprintln!(
-        "{} games -> {} entries in {} ({:.1} s)",
-        builder.games(),
-        writer.len(),
-        output.display(),
-        start.elapsed().as_secs_f64()
-    );
     Ok(())
+}
+
+/// Adds the games of a PGN file, each read through the rules; a game with an illegal or
+/// unreadable move, or a Chess960 game (Polyglot keys are for standard chess), is skipped with
+/// a note on stderr. Returns how many were skipped.
+fn add_pgn_games(builder: &mut BookBuilder, games: &Path) -> Result<usize> {
+    let bytes = std::fs::read(games).with_context(|| format!("cannot read {}", games.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut skipped = 0;
+    for read in PgnReader::new(&text) {
+        let game = match read {
+            Ok(g) if !g.game.is_chess960() => g,
+            Ok(g) => {
+                skipped += 1;
+                eprintln!("skipping a Chess960 game ({} plies)", g.game.ply());
+                continue;
+            }
+            Err(e) => {
+                skipped += 1;
+                eprintln!("skipping {}: {e}", games.display());
+                continue;
+            }
+        };
+        let from = BookPosition::from_fen(&game.game.start_position().fen())
+            .context("a game's starting position")?;
+        let moves: Vec<String> = game
+            .game
+            .history()
+            .iter()
+            .map(|m| m.to_uci(false))
+            .collect();
+        let result: GameResult = game.result().parse().unwrap_or(GameResult::Unknown);
+        builder
+            .add_uci_game(&from, moves.iter().map(String::as_str), result)
+            .with_context(|| format!("{}", games.display()))?;
+    }
+    Ok(skipped)
 }
 
 fn book_probe(path: Option<&Path>, fen: Option<&str>, moves: &[String]) -> Result<()> {

@@ -1913,6 +1913,45 @@ mod binary {
     }
 
     #[test]
+    fn book_build_reads_pgn_through_the_rules() {
+        let dir = std::env::temp_dir().join(format!("ferrum-rules-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pgn = dir.join("games.pgn");
+        let book = dir.join("book.bin");
+        // Two white wins with 1. e4, a black win with 1. d4, a bad game that is skipped.
+        std::fs::write(
+            &pgn,
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+             [Result \"1-0\"]\n\n1. e4 c5 2. Ke3 1-0\n\n\
+             [Result \"1-0\"]\n\n1. e4 c5 *\n\n\
+             1. d4 e5 2. dxe5 Qh4 0-1\n",
+        )
+        .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+            .args(["book", "build"])
+            .arg(&pgn)
+            .arg("-o")
+            .arg(&book)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains("3 games (1 skipped)"));
+        let probe = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+            .args(["book", "probe", "--book"])
+            .arg(&book)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&probe.stdout);
+        let moves: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(moves, ["e2e4 4"], "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn pipe_commands_answer_beside_uci() {
         let (out, _) = run(
             &[],
