@@ -4,7 +4,9 @@
 // Each fuzz target uses one of these functions.
 #![allow(dead_code)]
 
+use ferrum::book::{Book, BookPosition};
 use ferrum::core::Position;
+use ferrum::rules::{read_pgn, Game};
 use ferrum::uci::{parse, Session};
 
 /// FEN text: parsing never panics; a parsed position writes a FEN that parses back to the same
@@ -55,4 +57,99 @@ pub fn check_uci_lines(data: &[u8]) {
         reply.trim_end().ends_with("readyok"),
         "no readyok after {text:?}: {reply}"
     );
+}
+
+/// PGN text: reading never panics; every game read exports to PGN that reads back to the same
+/// moves and result; every error names a reason.
+pub fn check_pgn(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for read in read_pgn(&text) {
+        match read {
+            Ok(pgn) => {
+                let exported = pgn.to_pgn();
+                let again = read_pgn(&exported);
+                assert_eq!(
+                    again.len(),
+                    1,
+                    "export of one game read as {}: {exported}",
+                    again.len()
+                );
+                let Some(Ok(back)) = again.into_iter().next() else {
+                    panic!("our own export does not read back: {exported}");
+                };
+                assert_eq!(back.game.history(), pgn.game.history(), "{exported}");
+                assert_eq!(back.game.fen(), pgn.game.fen());
+                assert_eq!(back.result(), pgn.result());
+            }
+            Err(e) => assert!(!e.reason().is_empty()),
+        }
+    }
+}
+
+/// Positions the SAN target plays its text in, chosen by the first input byte.
+const SAN_POSITIONS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "R6R/8/1k6/2N1N3/8/2N1N3/8/1K6 w - - 0 1",
+    "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1",
+];
+
+/// SAN (or UCI) text against a position: a move is played only when it is legal, its SAN reads
+/// back as the same move, and a refusal leaves the game exactly as it was.
+pub fn check_san(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let fen = SAN_POSITIONS[pick as usize % SAN_POSITIONS.len()];
+    let Ok(mut game) = Game::from_fen(fen) else {
+        panic!("fixed FEN {fen}")
+    };
+    let text = String::from_utf8_lossy(rest);
+    let before_fen = game.fen();
+    let legal = game.legal_moves();
+    match game.play(&text) {
+        Ok(m) => {
+            assert!(legal.contains(&m), "{text:?} played an illegal move");
+            let mut replay = Game::from_fen(fen).expect("fixed FEN");
+            let san = replay.san(m).expect("SAN of a legal move");
+            assert_eq!(
+                replay.play(&san).ok(),
+                Some(m),
+                "SAN {san} does not read back"
+            );
+        }
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            assert_eq!(
+                game.fen(),
+                before_fen,
+                "a refused {text:?} changed the game"
+            );
+            assert_eq!(game.ply(), 0);
+        }
+    }
+}
+
+/// Polyglot book bytes: loading never panics; a loaded book's probes return only legal moves.
+pub fn check_book(data: &[u8]) {
+    let Ok(book) = Book::from_bytes(data.to_vec()) else {
+        return;
+    };
+    let mut pos = BookPosition::startpos();
+    for _ in 0..4 {
+        let moves = book.probe(&pos);
+        for m in &moves {
+            assert!(
+                pos.position().is_legal(m.mv),
+                "book gave an illegal move {:?}",
+                m.mv
+            );
+        }
+        let Some(first) = moves.first() else { break };
+        let mut next = pos.position().clone();
+        next.make(first.mv);
+        pos = BookPosition::new(next, None);
+    }
 }
