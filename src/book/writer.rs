@@ -60,10 +60,10 @@ impl BookWriter {
     pub fn entries(&self) -> Vec<Entry> {
         let mut out = Vec::with_capacity(self.merged.len());
         let mut rest = self.merged.iter().peekable();
-        while let Some((&(key, _), _)) = rest.peek() {
+        while let Some(&(&(key, _), _)) = rest.peek() {
             let start = out.len();
             let mut max = 0;
-            while let Some((&(k, mv), &(weight, learn))) = rest.next_if(|(&(k, _), _)| k == key) {
+            while let Some((&(k, mv), &(weight, learn))) = rest.next_if(|&(&(k, _), _)| k == key) {
                 max = max.max(weight);
                 out.push((k, mv, weight, learn));
             }

@@ -195,7 +195,7 @@ pub(crate) fn san_candidates(
     let us = pos.side_to_move();
     pos.pieces_of(us, piece)
         .iter()
-        .filter(|s| file.map_or(true, |f| s.file() == f) && rank.map_or(true, |r| s.rank() == r))
+        .filter(|s| file.is_none_or(|f| s.file() == f) && rank.is_none_or(|r| s.rank() == r))
         .filter(|&s| piece != PieceKind::Pawn || file.is_some() || s.file() == to.file())
         .filter(|&s| reaches(pos, Piece::new(us, piece), s, to, ep_target))
         .collect()

@@ -460,8 +460,8 @@ impl Game {
                         !m.is_castle()
                             && m.to() == to
                             && self.pos.piece_at(from).map(|p| p.kind) == Some(piece)
-                            && file.map_or(true, |f| from.file() == f)
-                            && rank.map_or(true, |r| from.rank() == r)
+                            && file.is_none_or(|f| from.file() == f)
+                            && rank.is_none_or(|r| from.rank() == r)
                             && (piece != PieceKind::Pawn
                                 || file.is_some()
                                 || from.file() == to.file())
@@ -831,9 +831,7 @@ impl Game {
             .pos
             .pieces_of(us, piece)
             .iter()
-            .filter(|s| {
-                file.map_or(true, |f| s.file() == f) && rank.map_or(true, |r| s.rank() == r)
-            })
+            .filter(|s| file.is_none_or(|f| s.file() == f) && rank.is_none_or(|r| s.rank() == r))
             .collect();
         let shaped: Vec<Square> = named
             .iter()
