@@ -47,6 +47,7 @@ pub struct Undo {
     rights: CastlingRights,
     ep: Option<Square>,
     halfmove: u16,
+    fullmove: u16,
     key: u64,
     pawn_key: u64,
     checkers: Bitboard,
@@ -274,6 +275,7 @@ impl Position {
             rights: self.castling.rights,
             ep: self.ep,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.key,
             pawn_key: self.pawn_key,
             checkers: self.checkers,
@@ -289,9 +291,10 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             key ^= zobrist::en_passant_key(ep.file());
         }
-        self.halfmove += 1;
+        // Saturating: a FEN may carry clocks near u16::MAX; unmake restores them from the record.
+        self.halfmove = self.halfmove.saturating_add(1);
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         let mut captured = None;
 
@@ -407,9 +410,7 @@ impl Position {
             }
         }
         self.side = us;
-        if us == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove = undo.fullmove;
         self.castling.rights = undo.rights;
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
@@ -426,6 +427,7 @@ impl Position {
             rights: self.castling.rights,
             ep: self.ep,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.key,
             pawn_key: self.pawn_key,
             checkers: self.checkers,
@@ -434,7 +436,7 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::en_passant_key(ep.file());
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.side = !self.side;
         self.checkers = Bitboard::EMPTY;
         undo
@@ -576,6 +578,22 @@ mod tests {
         assert_ne!(pos.key(), before.key());
         pos.unmake_null(&undo);
         assert_eq!(pos, before);
+        assert_eq!(pos.fen(), fen);
+    }
+
+    /// Clocks at the top of their range (a FEN may say anything) neither wrap nor panic.
+    #[test]
+    fn clocks_saturate_and_unmake_restores_them() {
+        let fen = "4k3/8/8/8/8/8/8/4K3 b - - 65535 65535";
+        let mut pos = Position::from_fen(fen).unwrap();
+        let m = pos.legal_moves()[0];
+        let undo = pos.make(m);
+        assert_eq!((pos.halfmove_clock(), pos.fullmove_number()), (65535, 65535));
+        pos.unmake(m, &undo);
+        assert_eq!(pos.fen(), fen);
+        let undo = pos.make_null();
+        assert_eq!(pos.halfmove_clock(), 65535);
+        pos.unmake_null(&undo);
         assert_eq!(pos.fen(), fen);
     }
 
