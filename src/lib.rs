@@ -4,6 +4,7 @@
 //!
 //! - [`core`]: bitboards, magic attack tables, positions with make/unmake and Zobrist keys,
 //!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
+//! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
 //!
 //! ```
 //! use ferrum::core::{perft, Position};
@@ -15,3 +16,4 @@
 #![warn(missing_docs)]
 
 pub mod core;
+pub mod eval;
