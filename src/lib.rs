@@ -5,6 +5,7 @@
 //! - [`core`]: bitboards, magic attack tables, positions with make/unmake and Zobrist keys,
 //!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
 //! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
+//! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP.
 //!
 //! ```
 //! use ferrum::core::{perft, Position};
@@ -17,3 +18,4 @@
 
 pub mod core;
 pub mod eval;
+pub mod search;
