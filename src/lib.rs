@@ -6,6 +6,7 @@
 //!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
 //! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
 //! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP.
+//! - [`uci`]: the UCI command parser and loop.
 //!
 //! ```
 //! use ferrum::core::{perft, Position};
@@ -19,3 +20,9 @@
 pub mod core;
 pub mod eval;
 pub mod search;
+pub mod uci;
+
+/// The README's code examples, compiled and run as doctests so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -48,8 +48,9 @@ impl CastlingRights {
 
 /// Castling rights plus the fixed geometry of each right: where its rook stands, which squares
 /// must be empty and which the king crosses. The geometry is set once per game (from the FEN) and
-/// does not change; only `rights` does.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// does not change; only `rights` does. Two values are equal when they hold the same rights
+/// with the same rooks (the geometry of rights already lost does not matter).
+#[derive(Clone, Debug)]
 pub struct Castling {
     /// The rights still held.
     pub rights: CastlingRights,
@@ -73,6 +74,19 @@ impl Default for Castling {
         }
     }
 }
+
+impl PartialEq for Castling {
+    fn eq(&self, other: &Castling) -> bool {
+        let held = |c: &Castling, i: usize| c.rights.bits() & (1 << i) != 0;
+        self.rights == other.rights
+            && (0..4).all(|i| {
+                !held(self, i)
+                    || (self.rook[i] == other.rook[i] && self.king[i / 2] == other.king[i / 2])
+            })
+    }
+}
+
+impl Eq for Castling {}
 
 impl Castling {
     /// 0..4: White king side, White queen side, Black king side, Black queen side.

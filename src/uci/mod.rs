@@ -1,0 +1,7 @@
+//! The UCI front end: a pure command parser and the loop that answers a GUI.
+
+pub mod command;
+pub mod session;
+
+pub use command::{parse, Command, GoParams, ParseError, StartPosition};
+pub use session::{Flow, Session};
