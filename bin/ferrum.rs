@@ -40,6 +40,13 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Search the fixed bench positions to a fixed depth on one thread; the last line is
+    /// `N nodes M nps` (the node count is the search's signature).
+    Bench {
+        /// Depth in plies.
+        #[arg(default_value_t = ferrum::search::BENCH_DEPTH)]
+        depth: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -56,6 +63,11 @@ fn main() -> ExitCode {
             divide,
             threads,
         }) => perft(depth, fen.as_deref(), chess960, divide, threads),
+        Some(Cmd::Bench { depth }) => {
+            let r = ferrum::search::bench(depth);
+            println!("{} nodes {} nps", r.nodes, r.nps());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -114,6 +114,11 @@ impl Engine {
         self.signals.ponderhit();
     }
 
+    /// True once the running (or last) search was told to stop.
+    pub fn stopping(&self) -> bool {
+        self.signals.stopped()
+    }
+
     /// True while a search thread is running.
     pub fn searching(&self) -> bool {
         self.handle.as_ref().is_some_and(|h| !h.is_finished())

@@ -1,6 +1,8 @@
 //! The UCI front end: a pure command parser and the loop that answers a GUI.
 
 pub mod command;
+pub mod options;
+pub mod report;
 pub mod session;
 
 pub use command::{parse, Command, GoParams, ParseError, StartPosition};

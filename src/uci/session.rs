@@ -1,10 +1,19 @@
 //! The UCI loop: reads commands, keeps the game state, writes replies.
+//!
+//! The thread that calls [`Session::run`] only reads and answers; searches run on the
+//! [`Engine`]'s own thread, so `isready`, `stop`, `ponderhit` and `quit` are answered at once
+//! whatever the search is doing. Both threads write through one locked output.
 
 use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
 
-use crate::core::{divide, Position};
+use crate::core::{divide, Move, Position};
+use crate::eval::Evaluator;
+use crate::search::{bench, Engine, Job, Limits, BENCH_DEPTH};
 
 use super::command::{parse, Command, GoParams, StartPosition};
+use super::options::{declarations, parse_setoption, Change, Options};
+use super::report::{write_lines, UciReporter};
 
 /// Whether the loop goes on after a command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -20,24 +29,29 @@ pub const ENGINE_NAME: &str = concat!("Ferrum ", env!("CARGO_PKG_VERSION"));
 /// The author line.
 pub const ENGINE_AUTHOR: &str = "the Ferrum developers";
 
-/// One UCI conversation: the position the GUI set up, the options, and where replies go.
-pub struct Session<W: Write> {
-    out: W,
+/// One UCI conversation: the position the GUI set up, the options, the engine, and where
+/// replies go.
+pub struct Session<W: Write + Send + 'static> {
+    out: Arc<Mutex<W>>,
     position: Position,
     /// Keys of the positions before the current one since the last irreversible move; the
     /// search's repetition detection reads them.
     history: Vec<u64>,
-    chess960: bool,
+    options: Options,
+    engine: Engine,
 }
 
-impl<W: Write> Session<W> {
-    /// A session at the start position, replying on `out`.
+impl<W: Write + Send + 'static> Session<W> {
+    /// A session at the start position, replying on `out`. Nothing is printed and no hash
+    /// table is allocated until the GUI asks.
     pub fn new(out: W) -> Session<W> {
+        let options = Options::default();
         Session {
-            out,
+            out: Arc::new(Mutex::new(out)),
             position: Position::startpos(),
             history: Vec::new(),
-            chess960: false,
+            engine: Engine::new(options.hash_mb, options.threads),
+            options,
         }
     }
 
@@ -46,7 +60,18 @@ impl<W: Write> Session<W> {
         &self.position
     }
 
-    /// Reads lines from `input` until `quit` or end of input.
+    /// The current option values.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Blocks until a running search has finished and written its `bestmove`.
+    pub fn wait_for_search(&mut self) {
+        self.engine.wait();
+    }
+
+    /// Reads lines from `input` until `quit` or end of input; a running search is then
+    /// stopped (and still answers).
     pub fn run<R: BufRead>(&mut self, input: R) {
         for line in input.lines() {
             let Ok(line) = line else { break };
@@ -54,6 +79,8 @@ impl<W: Write> Session<W> {
                 break;
             }
         }
+        self.engine.stop();
+        self.engine.wait();
     }
 
     /// Parses and carries out one input line.
@@ -72,58 +99,124 @@ impl<W: Write> Session<W> {
         match cmd {
             Command::Empty | Command::Debug(_) | Command::Register => {}
             Command::Uci => {
-                self.send(&format!("id name {ENGINE_NAME}"));
-                self.send(&format!("id author {ENGINE_AUTHOR}"));
-                self.send("option name UCI_Chess960 type check default false");
-                self.send("uciok");
+                let mut lines = vec![
+                    format!("id name {ENGINE_NAME}"),
+                    format!("id author {ENGINE_AUTHOR}"),
+                ];
+                lines.extend(declarations());
+                lines.push("uciok".to_string());
+                write_lines(&self.out, &lines);
             }
-            Command::IsReady => self.send("readyok"),
-            Command::UciNewGame => {}
+            Command::IsReady => {
+                // The GUI has set its options by now: a good moment to allocate the table, but
+                // never while a search runs (readyok must come at once then).
+                if !self.engine.searching() {
+                    if let Err(e) = self.engine.ensure_hash() {
+                        self.info_string(&e);
+                    }
+                }
+                self.send("readyok");
+            }
+            Command::UciNewGame => {
+                if self.idle("ucinewgame") {
+                    self.engine.clear_hash();
+                }
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(go) => self.go(go),
-            Command::Stop | Command::PonderHit => {}
-            Command::Quit => return Flow::Quit,
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => {
+                self.engine.stop();
+                self.engine.wait();
+                return Flow::Quit;
+            }
             Command::Display => {
                 let text = self.position.to_string();
-                for line in text.lines() {
-                    self.send(line);
-                }
+                let lines: Vec<String> = text.lines().map(str::to_string).collect();
+                write_lines(&self.out, &lines);
             }
-            Command::Eval | Command::Bench { .. } => {
-                self.info_string("this command is not available yet");
+            Command::Eval => {
+                let trace = Evaluator::new().trace(&self.position);
+                let lines: Vec<String> = trace.to_string().lines().map(str::to_string).collect();
+                write_lines(&self.out, &lines);
+            }
+            Command::Bench { depth } => {
+                if self.idle("bench") {
+                    let r = bench(depth.unwrap_or(BENCH_DEPTH));
+                    self.send(&format!("{} nodes {} nps", r.nodes, r.nps()));
+                }
             }
         }
         Flow::Continue
     }
 
+    /// True when no search is running. A search that was told to stop is waited for (it ends
+    /// within milliseconds); one still running makes `what` refused with an `info string`.
+    fn idle(&mut self, what: &str) -> bool {
+        if self.engine.searching() && !self.engine.stopping() {
+            self.info_string(&format!(
+                "{what} ignored: a search is running (send stop first)"
+            ));
+            return false;
+        }
+        self.engine.wait();
+        true
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        if name.eq_ignore_ascii_case("UCI_Chess960") {
-            match value.map(str::to_ascii_lowercase).as_deref() {
-                Some("true") => self.chess960 = true,
-                Some("false") => self.chess960 = false,
-                _ => return self.info_string("UCI_Chess960 takes true or false"),
+        let change = match parse_setoption(name, value) {
+            Ok(c) => c,
+            Err(e) => return self.info_string(&e),
+        };
+        let needs_idle = matches!(
+            change,
+            Change::Hash(_) | Change::Threads(_) | Change::ClearHash
+        );
+        if needs_idle && !self.idle(&format!("setoption {name}")) {
+            return;
+        }
+        match change {
+            Change::Hash(mb) => match self.engine.set_hash(mb) {
+                Ok(()) => self.options.hash_mb = mb,
+                Err(e) => {
+                    self.info_string(&format!("{e}; keeping {} MB", self.options.hash_mb));
+                    if let Err(e) = self.engine.set_hash(self.options.hash_mb) {
+                        self.info_string(&e);
+                    }
+                }
+            },
+            Change::Threads(n) => {
+                self.options.threads = n;
+                self.engine.set_threads(n);
             }
-            self.position
-                .set_chess960(self.chess960 || self.position.is_chess960());
-        } else {
-            self.info_string(&format!("unknown option '{name}'"));
+            Change::MultiPv(n) => self.options.multipv = n,
+            Change::Ponder(on) => self.options.ponder = on,
+            Change::MoveOverhead(ms) => self.options.move_overhead = ms,
+            Change::ClearHash => self.engine.clear_hash(),
+            Change::Chess960(on) => {
+                self.options.chess960 = on;
+                self.position
+                    .set_chess960(on || self.position.is_chess960());
+            }
         }
     }
 
     /// Sets up the position. A bad FEN leaves the previous position in place; an illegal move
     /// stops the move list there (the moves before it stay played), as GUIs expect.
     fn set_position(&mut self, start: StartPosition, moves: &[String]) {
+        let chess960 = self.options.chess960;
         let parsed = match &start {
             StartPosition::StartPos => Ok(Position::startpos()),
-            StartPosition::Fen(fen) if self.chess960 => Position::from_fen_960(fen),
+            StartPosition::Fen(fen) if chess960 => Position::from_fen_960(fen),
             StartPosition::Fen(fen) => Position::from_fen(fen),
         };
         let mut pos = match parsed {
             Ok(p) => p,
             Err(e) => return self.info_string(&format!("invalid FEN: {e}; position unchanged")),
         };
-        if self.chess960 {
+        if chess960 {
             pos.set_chess960(true);
         }
         let mut history = Vec::new();
@@ -153,20 +246,59 @@ impl<W: Write> Session<W> {
 
     fn go(&mut self, go: GoParams) {
         if let Some(depth) = go.perft {
+            if !self.idle("go perft") {
+                return;
+            }
             let split = divide(&self.position, depth, 1);
             let chess960 = self.position.is_chess960();
+            let mut lines = Vec::with_capacity(split.len() + 2);
             let mut total = 0;
             for (m, n) in &split {
                 total += n;
-                self.send(&format!("{}: {n}", m.to_uci(chess960)));
+                lines.push(format!("{}: {n}", m.to_uci(chess960)));
             }
             if depth == 0 {
                 total = 1;
             }
-            self.send("");
-            self.send(&format!("Nodes searched: {total}"));
-        } else {
-            self.info_string("search is not available yet");
+            lines.push(String::new());
+            lines.push(format!("Nodes searched: {total}"));
+            write_lines(&self.out, &lines);
+            return;
+        }
+        let mut searchmoves: Vec<Move> = Vec::new();
+        for text in &go.searchmoves {
+            match self.position.parse_uci(text) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => self.info_string(&format!("searchmoves: {e}; ignored")),
+            }
+        }
+        let limits = Limits {
+            wtime: go.wtime,
+            btime: go.btime,
+            winc: go.winc,
+            binc: go.binc,
+            movestogo: go.movestogo,
+            movetime: go.movetime,
+            depth: go.depth,
+            nodes: go.nodes,
+            mate: go.mate,
+            infinite: go.infinite,
+            ponder: go.ponder,
+            searchmoves,
+        };
+        let job = Job {
+            position: self.position.clone(),
+            history: self.history.clone(),
+            limits,
+            multipv: self.options.multipv,
+            move_overhead: self.options.move_overhead,
+        };
+        let reporter = Arc::new(UciReporter::new(
+            Arc::clone(&self.out),
+            self.position.is_chess960(),
+        ));
+        if let Err(e) = self.engine.go(job, reporter) {
+            self.info_string(&e);
         }
     }
 
@@ -175,9 +307,7 @@ impl<W: Write> Session<W> {
     }
 
     fn send(&mut self, line: &str) {
-        // A closed output means the GUI has gone; there is nobody left to tell.
-        let _ = writeln!(self.out, "{line}");
-        let _ = self.out.flush();
+        write_lines(&self.out, &[line.to_string()]);
     }
 }
 
@@ -185,21 +315,151 @@ impl<W: Write> Session<W> {
 mod tests {
     use super::*;
 
+    /// An output both the session and the test can see.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            match self.0.lock() {
+                Ok(mut v) => v.write(buf),
+                Err(_) => Ok(buf.len()),
+            }
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn lines(&self) -> Vec<String> {
+            let bytes = self.0.lock().map(|v| v.clone()).unwrap_or_default();
+            String::from_utf8_lossy(&bytes)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    /// Feeds `lines`, waits for any search to finish, and returns the output and position.
     fn run(lines: &[&str]) -> (Vec<String>, Position) {
-        let mut out = Vec::new();
-        let mut s = Session::new(&mut out);
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
         for l in lines {
             s.handle_line(l);
         }
+        s.wait_for_search();
         let pos = s.position().clone();
         drop(s);
-        (
-            String::from_utf8_lossy(&out)
-                .lines()
-                .map(str::to_string)
-                .collect(),
-            pos,
-        )
+        (out.lines(), pos)
+    }
+
+    fn bestmove(out: &[String]) -> Option<String> {
+        out.iter()
+            .find_map(|l| l.strip_prefix("bestmove ").map(str::to_string))
+    }
+
+    #[test]
+    fn go_depth_answers_with_info_and_a_legal_bestmove() {
+        let (out, pos) = run(&["position startpos moves e2e4", "go depth 4"]);
+        let best = bestmove(&out).expect("bestmove");
+        let first = best.split_whitespace().next().unwrap_or("");
+        assert!(pos.parse_uci(first).is_ok(), "{best}");
+        assert!(out
+            .iter()
+            .any(|l| l.starts_with("info depth 4 ") && l.contains(" pv ")));
+        assert!(!out.iter().any(|l| l.starts_with("info depth 5 ")));
+    }
+
+    #[test]
+    fn no_legal_move_gives_bestmove_0000() {
+        let (out, _) = run(&["position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "go depth 3"]);
+        assert_eq!(bestmove(&out).as_deref(), Some("0000"));
+        assert!(out.contains(&"info depth 0 score mate 0".to_string()));
+    }
+
+    #[test]
+    fn infinite_search_answers_isready_and_waits_for_stop() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.handle_line("position startpos");
+        s.handle_line("go infinite");
+        s.handle_line("isready");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(out.lines().contains(&"readyok".to_string()));
+        assert_eq!(bestmove(&out.lines()), None, "bestmove before stop");
+        s.handle_line("stop");
+        s.wait_for_search();
+        assert!(bestmove(&out.lines()).is_some());
+    }
+
+    #[test]
+    fn options_are_applied_or_refused_with_a_message() {
+        let (out, _) = run(&[
+            "setoption name Hash value 0",
+            "setoption name Threads value 2",
+            "setoption name MultiPV value 3",
+            "setoption name Nonsense value 1",
+            "go depth 3",
+        ]);
+        let strings: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(strings.len(), 2, "{strings:?}");
+        assert!(out
+            .iter()
+            .any(|l| l.starts_with("info depth 3 ") && l.contains("multipv 3")));
+        assert!(bestmove(&out).is_some());
+    }
+
+    #[test]
+    fn uci_lists_the_options_and_prints_nothing_before() {
+        let (out, _) = run(&["uci"]);
+        for name in [
+            "Hash",
+            "Threads",
+            "MultiPV",
+            "Ponder",
+            "Move Overhead",
+            "Clear Hash",
+            "UCI_Chess960",
+        ] {
+            assert!(
+                out.iter()
+                    .any(|l| l.starts_with(&format!("option name {name} type"))),
+                "{name}"
+            );
+        }
+        let (out, _) = run(&[]);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn eval_and_bench_print_their_results() {
+        let (out, _) = run(&["eval", "bench 3"]);
+        assert!(out.iter().any(|l| l.starts_with("final evaluation")));
+        let last = out.last().cloned().unwrap_or_default();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        assert_eq!(words.len(), 4, "{last}");
+        assert!(words[0].parse::<u64>().is_ok() && words[1] == "nodes" && words[3] == "nps");
+    }
+
+    #[test]
+    fn chess960_search_writes_king_takes_rook() {
+        // Castling is the only move that avoids mate... simpler: only king moves are castling.
+        let fen = "4k3/8/8/8/8/8/3PPP2/3QK2R w K - 0 1";
+        let (out, _) = run(&[
+            "setoption name UCI_Chess960 value true",
+            &format!("position fen {fen}"),
+            "go depth 1 searchmoves e1h1",
+        ]);
+        assert_eq!(bestmove(&out).as_deref().map(|b| &b[..4]), Some("e1h1"));
+        let (out, _) = run(&[
+            &format!("position fen {fen}"),
+            "go depth 1 searchmoves e1g1",
+        ]);
+        assert_eq!(bestmove(&out).as_deref().map(|b| &b[..4]), Some("e1g1"));
     }
 
     #[test]
