@@ -74,7 +74,9 @@ fn silent_until_uci_then_handshake() {
     e.send("uci");
     let lines = e.until("uciok", Duration::from_secs(5)).expect("uciok");
     assert!(lines.iter().any(|l| l.starts_with("id name Ferrum")));
-    assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin")));
 }
 
 #[test]
@@ -89,13 +91,25 @@ fn responsive_during_infinite_search_and_quick_to_stop() {
     e.send("isready");
     let lines = e.until("readyok", Duration::from_secs(2)).expect("readyok");
     assert!(asked.elapsed() < Duration::from_secs(1));
-    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
     let asked = Instant::now();
     e.send("stop");
-    let lines = e.until("bestmove", Duration::from_secs(2)).expect("bestmove");
-    assert!(asked.elapsed() < Duration::from_millis(500), "{:?}", asked.elapsed());
+    let lines = e
+        .until("bestmove", Duration::from_secs(2))
+        .expect("bestmove");
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        asked.elapsed()
+    );
     let best = lines.last().cloned().unwrap_or_default();
-    assert!(best.split_whitespace().nth(1).is_some_and(|m| m.len() >= 4), "{best}");
+    assert!(
+        best.split_whitespace().nth(1).is_some_and(|m| m.len() >= 4),
+        "{best}"
+    );
     e.send("quit");
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(2) {
@@ -116,7 +130,9 @@ fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
     let early = e.until("bestmove", Duration::from_millis(700));
     assert!(early.is_none(), "bestmove while pondering: {early:?}");
     e.send("ponderhit");
-    let lines = e.until("bestmove", Duration::from_secs(3)).expect("bestmove after ponderhit");
+    let lines = e
+        .until("bestmove", Duration::from_secs(3))
+        .expect("bestmove after ponderhit");
     assert!(lines.last().is_some_and(|l| l.len() > "bestmove ".len()));
 }
 
@@ -131,7 +147,10 @@ fn bench_command_line_ends_with_nodes_and_nps() {
     let last = text.lines().last().unwrap_or_default().to_string();
     let w: Vec<&str> = last.split_whitespace().collect();
     assert_eq!(w.len(), 4, "{last}");
-    assert!(w[0].parse::<u64>().is_ok() && w[1] == "nodes" && w[3] == "nps", "{last}");
+    assert!(
+        w[0].parse::<u64>().is_ok() && w[1] == "nodes" && w[3] == "nps",
+        "{last}"
+    );
     // Deterministic: the same count twice.
     let again = Command::new(env!("CARGO_BIN_EXE_ferrum"))
         .args(["bench", "4"])
@@ -139,7 +158,10 @@ fn bench_command_line_ends_with_nodes_and_nps() {
         .expect("run bench");
     let again = String::from_utf8_lossy(&again.stdout);
     assert_eq!(
-        again.lines().last().and_then(|l| l.split_whitespace().next()),
+        again
+            .lines()
+            .last()
+            .and_then(|l| l.split_whitespace().next()),
         Some(w[0])
     );
 }

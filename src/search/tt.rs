@@ -40,6 +40,18 @@ pub struct Entry {
 
 const SLOTS: usize = 4;
 
+impl Entry {
+    /// True when the stored score settles a search with window (`alpha`, `beta`).
+    #[inline]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 /// Four slots in one 64-byte cache line.
 #[repr(align(64))]
 #[derive(Default)]

@@ -10,7 +10,7 @@ use crate::eval::Evaluator;
 
 use super::ordering::{Heuristics, MovePicker};
 use super::see::{see_ge, value};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, Entry, TranspositionTable};
 use super::{
     Budget, Info, Job, PvInfo, Reporter, Score, SearchResult, Signals, INFINITY, MATE, MATE_BOUND,
     MAX_PLY,
@@ -415,6 +415,15 @@ impl<'a> Worker<'a> {
         insufficient_material(pos)
     }
 
+    /// The stored move, if it is legal here (the key may have collided, or another thread may
+    /// have written the slot).
+    fn hash_move(&self, tte: Option<Entry>) -> Move {
+        match tte {
+            Some(e) if !e.mv.is_null() && self.pos.is_legal(e.mv) => e.mv,
+            _ => Move::NULL,
+        }
+    }
+
     fn evaluate(&mut self) -> i32 {
         self.eval.evaluate(&self.pos)
     }
@@ -455,19 +464,10 @@ impl<'a> Worker<'a> {
 
         let key = self.pos.key();
         let tte = self.shared.tt.probe(key, ply);
-        let tt_move = match tte {
-            Some(e) if !e.mv.is_null() && self.pos.is_legal(e.mv) => e.mv,
-            _ => Move::NULL,
-        };
+        let tt_move = self.hash_move(tte);
         if let Some(e) = tte {
-            if !pv_node
-                && e.depth >= depth
-                && self.pos.halfmove_clock() < 90
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                }
+            // Near the fifty-move limit a stored score may hide a draw that is now closer.
+            if !pv_node && e.depth >= depth && self.pos.halfmove_clock() < 90 && e.cuts(alpha, beta)
             {
                 return e.score;
             }
@@ -687,20 +687,11 @@ impl<'a> Worker<'a> {
         let key = self.pos.key();
         let tte = self.shared.tt.probe(key, ply);
         if let Some(e) = tte {
-            if !pv_node
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                }
-            {
+            if !pv_node && e.cuts(alpha, beta) {
                 return e.score;
             }
         }
-        let tt_move = match tte {
-            Some(e) if !e.mv.is_null() && self.pos.is_legal(e.mv) => e.mv,
-            _ => Move::NULL,
-        };
+        let tt_move = self.hash_move(tte);
 
         let static_eval;
         let mut best;
