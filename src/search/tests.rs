@@ -243,3 +243,39 @@ fn score_conversion_to_moves() {
     assert_eq!(Score::from_internal(-MATE + 4), Score::Mate(-2));
     assert_eq!(Score::from_internal(57), Score::Cp(57));
 }
+
+#[test]
+fn extreme_limits_neither_overflow_nor_hang() {
+    let pos = fen("7k/8/5K2/8/8/8/8/6R1 w - - 0 1");
+    for limits in [
+        Limits {
+            depth: Some(u32::MAX),
+            mate: Some(u32::MAX),
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+        Limits {
+            mate: Some(u32::MAX),
+            ..Limits::default()
+        },
+        Limits {
+            mate: Some(0),
+            depth: Some(0),
+            ..Limits::default()
+        },
+        Limits {
+            movetime: Some(i64::MIN),
+            ..Limits::default()
+        },
+        Limits {
+            wtime: Some(i64::MAX),
+            winc: Some(i64::MAX),
+            movestogo: Some(0),
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+    ] {
+        let r = search(&Job::new(pos.clone(), limits.clone()), 1);
+        assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{limits:?}");
+    }
+}

@@ -33,9 +33,11 @@ impl Budget {
     /// assert!(soft > 1_000 && soft < 5_000 && hard >= soft && hard < 60_000);
     /// ```
     pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> Budget {
-        let overhead = overhead_ms as i64;
+        // Clocks beyond a few years are treated as that much, so the arithmetic cannot overflow.
+        const LONGEST: i64 = 1 << 40;
+        let overhead = (overhead_ms as i64).min(LONGEST);
         if let Some(mt) = limits.movetime {
-            let t = Duration::from_millis((mt - overhead).max(0) as u64);
+            let t = Duration::from_millis((mt.clamp(0, LONGEST) - overhead).max(0) as u64);
             return Budget {
                 soft: Some(t),
                 hard: Some(t),
@@ -51,9 +53,9 @@ impl Budget {
                 hard: None,
             };
         };
-        let inc = inc.unwrap_or(0).max(0);
+        let inc = inc.unwrap_or(0).clamp(0, LONGEST);
         // What may be spent at all: the clock less the overhead, never below zero.
-        let avail = (time - overhead).max(0);
+        let avail = (time.clamp(0, LONGEST) - overhead).max(0);
         let mtg = limits
             .movestogo
             .map_or(DEFAULT_MOVES_TO_GO, |m| (m as i64).clamp(1, 50));
@@ -95,6 +97,14 @@ mod tests {
         };
         let b = Budget::new(&l, Color::Black, 30);
         assert_eq!((ms(b.soft), ms(b.hard)), (270, 270));
+        for extreme in [i64::MIN, -1, 0, i64::MAX] {
+            let l = Limits {
+                movetime: Some(extreme),
+                ..Limits::default()
+            };
+            let b = Budget::new(&l, Color::White, u64::MAX);
+            assert_eq!(b.soft, b.hard, "{extreme}");
+        }
     }
 
     #[test]
@@ -120,6 +130,8 @@ mod tests {
             (2000, 20, None),
             (100, 2000, None),
             (300_000, 0, Some(40)),
+            (i64::MAX, i64::MAX, Some(u32::MAX)),
+            (i64::MIN, i64::MIN, Some(0)),
         ] {
             let l = Limits {
                 btime: Some(time),
@@ -130,7 +142,11 @@ mod tests {
             let b = Budget::new(&l, Color::Black, 30);
             let (s, h) = (ms(b.soft), ms(b.hard));
             assert!(s <= h, "{time} {inc} {mtg:?}");
-            assert!(h <= (time - 30) * 8 / 10, "{time} {inc} {mtg:?}: hard {h}");
+            let clock = time.clamp(0, 1 << 40);
+            assert!(
+                h <= ((clock - 30) * 8 / 10).max(0),
+                "{time} {inc} {mtg:?}: hard {h}"
+            );
         }
     }
 }

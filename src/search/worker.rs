@@ -196,7 +196,7 @@ impl<'a> Worker<'a> {
         let l = &self.job.limits;
         let cap = MAX_PLY as i32 - 1;
         match (l.depth, l.mate) {
-            (Some(d), _) => (d as i32).clamp(1, cap),
+            (Some(d), _) => (d.min(cap as u32) as i32).max(1),
             (None, Some(m))
                 if l.nodes.is_none()
                     && l.movetime.is_none()
@@ -206,7 +206,7 @@ impl<'a> Worker<'a> {
             {
                 // A mate search with no other limit ends once a mate this long would surely
                 // have been seen.
-                (4 * m as i32 + 6).clamp(1, cap)
+                (4 * m.min(MAX_PLY as u32) as i32 + 6).clamp(1, cap)
             }
             _ => cap,
         }
@@ -251,7 +251,7 @@ impl<'a> Worker<'a> {
         let signals = self.shared.signals;
         let best = self.root_moves[0].score;
         if let Some(m) = self.job.limits.mate {
-            if best >= MATE - (2 * m as i32 - 1) {
+            if best >= MATE - (2 * m.min(MAX_PLY as u32) as i32 - 1) {
                 return true;
             }
         }
