@@ -21,11 +21,15 @@ pub mod weights;
 
 use std::fmt;
 
+use crate::core::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::core::{Color, PieceKind, Position};
 
 pub use score::{MAX_PHASE, S};
 
-use weights::{BISHOP_PAIR, DRAWISH_DIVISOR, DRAWISH_MARGIN, MATERIAL, PHASE_WEIGHT, PSQT, TEMPO};
+use weights::{
+    BISHOP_PAIR, DRAWISH_DIVISOR, DRAWISH_MARGIN, MATERIAL, MOBILITY, MOBILITY_TYPICAL,
+    PHASE_WEIGHT, PSQT, TEMPO,
+};
 
 /// The evaluation of one search thread. Stateless today; caches the evaluation grows (pawn
 /// structure, material configurations) go in here so the search never changes.
@@ -61,6 +65,7 @@ struct Terms {
     material: [S; 2],
     psqt: [S; 2],
     bishop_pair: [S; 2],
+    mobility: [S; 2],
     phase: i32,
     /// Endgame value of the pieces other than pawns, per side.
     pieces_eg: [i32; 2],
@@ -92,6 +97,7 @@ impl Terms {
             if pos.pieces_of(color, PieceKind::Bishop).more_than_one() {
                 t.bishop_pair[c] = BISHOP_PAIR;
             }
+            t.mobility[c] = mobility(pos, color);
         }
         t
     }
@@ -103,6 +109,7 @@ impl Terms {
         (self.material[w] - self.material[b])
             + (self.psqt[w] - self.psqt[b])
             + (self.bishop_pair[w] - self.bishop_pair[b])
+            + (self.mobility[w] - self.mobility[b])
     }
 
     /// The blended score for `side`, scaled down in endgames the stronger side cannot win, plus
@@ -133,6 +140,39 @@ impl Terms {
     }
 }
 
+/// Piece mobility: for each knight, bishop, rook and queen, the squares it attacks that hold no
+/// piece of its own side and no enemy pawn's attack, counted against a typical number.
+fn mobility(pos: &Position, color: Color) -> S {
+    let them = !color;
+    let enemy_pawns = pos.pieces_of(them, PieceKind::Pawn);
+    let pawn_guarded = match them {
+        Color::White => enemy_pawns.north().east() | enemy_pawns.north().west(),
+        Color::Black => enemy_pawns.south().east() | enemy_pawns.south().west(),
+    };
+    let area = !(pos.color_bb(color) | pawn_guarded);
+    let occ = pos.occupied();
+    let mut total = S::ZERO;
+    for kind in [
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ] {
+        let k = kind.index();
+        for sq in pos.pieces_of(color, kind) {
+            let reach = match kind {
+                PieceKind::Knight => knight_attacks(sq),
+                PieceKind::Bishop => bishop_attacks(sq, occ),
+                PieceKind::Rook => rook_attacks(sq, occ),
+                _ => queen_attacks(sq, occ),
+            };
+            let n = (reach & area).count() as i32;
+            total += MOBILITY[k] * (n - MOBILITY_TYPICAL[k]);
+        }
+    }
+    total
+}
+
 /// The evaluation of one position, term by term.
 #[derive(Clone, Debug)]
 pub struct Trace {
@@ -161,10 +201,11 @@ impl fmt::Display for Trace {
             f,
             "      term |   white mg   eg |   black mg   eg |   total mg   eg"
         )?;
-        let rows: [(&str, &[S; 2]); 3] = [
+        let rows: [(&str, &[S; 2]); 4] = [
             ("material", &t.material),
             ("psqt", &t.psqt),
             ("bishop pair", &t.bishop_pair),
+            ("mobility", &t.mobility),
         ];
         for (name, v) in rows {
             let d = v[0] - v[1];
@@ -274,6 +315,16 @@ mod tests {
         let rook = eval("4k3/8/8/8/8/8/8/3RK3 w - - 0 1");
         assert!(knight < 120, "K+N v K scored {knight}");
         assert!(rook > 450, "K+R v K scored {rook}");
+    }
+
+    #[test]
+    fn a_free_piece_beats_a_boxed_in_one() {
+        // The same material; White's bishop on the long diagonal vs hemmed in on h1.
+        let free = eval("4k3/8/8/8/8/8/8/B3K3 w - - 0 1");
+        let boxed = eval("4k3/8/8/8/8/8/6P1/4K2B w - - 0 1");
+        let free_with_pawn = eval("4k3/8/8/8/8/8/6P1/B3K3 w - - 0 1");
+        assert!(free_with_pawn > boxed, "{free_with_pawn} vs {boxed}");
+        assert!(free > 0);
     }
 
     #[test]

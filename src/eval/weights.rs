@@ -23,6 +23,13 @@ pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Bonus for keeping both bishops.
 pub const BISHOP_PAIR: S = S(28, 52);
 
+/// Value of each square a piece can go to (knight, bishop, rook, queen; pawn and king unused),
+/// counted from [`MOBILITY_TYPICAL`] so the material values keep their meaning.
+pub const MOBILITY: [S; 6] = [S(0, 0), S(4, 4), S(5, 5), S(2, 4), S(1, 2), S(0, 0)];
+
+/// A typical number of safe squares per piece kind, the zero point of [`MOBILITY`].
+pub const MOBILITY_TYPICAL: [i32; 6] = [0, 4, 6, 6, 12, 0];
+
 /// Bonus for the side to move: a move in hand is worth something in quiet positions.
 pub const TEMPO: i32 = 14;
 
