@@ -104,7 +104,7 @@ impl Job {
 }
 
 /// The default `Move Overhead` in milliseconds.
-pub const DEFAULT_MOVE_OVERHEAD: u64 = 30;
+pub const DEFAULT_MOVE_OVERHEAD: u64 = 50;
 
 /// A score as the GUI sees it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -59,8 +59,10 @@ impl Budget {
         let mtg = limits
             .movestogo
             .map_or(DEFAULT_MOVES_TO_GO, |m| (m as i64).clamp(1, 50));
-        // Never plan to spend more than most of the remaining clock on one move.
-        let cap = avail * 8 / 10;
+        // Never plan to spend more than half the remaining clock on one move: on a loaded
+        // machine the process can lose tens of milliseconds to the scheduler, and a low clock
+        // must survive that.
+        let cap = avail / 2;
         let soft = (avail / mtg + inc * 3 / 4).min(cap / 2).max(0);
         let hard = (soft * 4).min(cap).max(soft);
         Budget {
@@ -144,7 +146,7 @@ mod tests {
             assert!(s <= h, "{time} {inc} {mtg:?}");
             let clock = time.clamp(0, 1 << 40);
             assert!(
-                h <= ((clock - 30) * 8 / 10).max(0),
+                h <= ((clock - 30) / 2).max(0),
                 "{time} {inc} {mtg:?}: hard {h}"
             );
         }
