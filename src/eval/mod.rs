@@ -16,6 +16,7 @@
 //! assert!(ev.evaluate(&queen_up) > 800);
 //! ```
 
+pub mod pawns;
 mod score;
 pub mod weights;
 
@@ -31,26 +32,28 @@ use weights::{
     PHASE_WEIGHT, PSQT, TEMPO,
 };
 
-/// The evaluation of one search thread. Stateless today; caches the evaluation grows (pawn
-/// structure, material configurations) go in here so the search never changes.
+/// The evaluation of one search thread. It owns its caches (the pawn-structure cache today), so
+/// the evaluation can grow them without the search changing or threads sharing locks.
 #[derive(Default, Clone, Debug)]
-pub struct Evaluator {}
+pub struct Evaluator {
+    pawns: pawns::PawnCache,
+}
 
 impl Evaluator {
     /// A fresh evaluator.
     pub fn new() -> Evaluator {
-        Evaluator {}
+        Evaluator::default()
     }
 
     /// The score of `pos` for the side to move, in centipawns.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        Terms::of(pos).score(pos.side_to_move())
+        Terms::of(pos, &mut self.pawns).score(pos.side_to_move())
     }
 
     /// The evaluation taken apart term by term (for the UCI `eval` command and for tests).
     pub fn trace(&mut self, pos: &Position) -> Trace {
-        let terms = Terms::of(pos);
+        let terms = Terms::of(pos, &mut self.pawns);
         Trace {
             side: pos.side_to_move(),
             score: terms.score(pos.side_to_move()),
@@ -66,6 +69,7 @@ struct Terms {
     psqt: [S; 2],
     bishop_pair: [S; 2],
     mobility: [S; 2],
+    pawn_structure: [S; 2],
     phase: i32,
     /// Endgame value of the pieces other than pawns, per side.
     pieces_eg: [i32; 2],
@@ -73,8 +77,10 @@ struct Terms {
 }
 
 impl Terms {
-    fn of(pos: &Position) -> Terms {
+    fn of(pos: &Position, pawn_cache: &mut pawns::PawnCache) -> Terms {
         let mut t = Terms::default();
+        // The cache holds White minus Black; the trace shows it on White's side.
+        t.pawn_structure[Color::White.index()] = pawn_cache.probe(pos);
         for color in Color::BOTH {
             let c = color.index();
             for kind in PieceKind::ALL {
@@ -110,6 +116,7 @@ impl Terms {
             + (self.psqt[w] - self.psqt[b])
             + (self.bishop_pair[w] - self.bishop_pair[b])
             + (self.mobility[w] - self.mobility[b])
+            + (self.pawn_structure[w] - self.pawn_structure[b])
     }
 
     /// The blended score for `side`, scaled down in endgames the stronger side cannot win, plus
@@ -199,13 +206,14 @@ impl fmt::Display for Trace {
         let t = &self.terms;
         writeln!(
             f,
-            "      term |   white mg   eg |   black mg   eg |   total mg   eg"
+            "       term|   white mg   eg |   black mg   eg |   total mg   eg"
         )?;
-        let rows: [(&str, &[S; 2]); 4] = [
+        let rows: [(&str, &[S; 2]); 5] = [
             ("material", &t.material),
             ("psqt", &t.psqt),
             ("bishop pair", &t.bishop_pair),
             ("mobility", &t.mobility),
+            ("pawns (net)", &t.pawn_structure),
         ];
         for (name, v) in rows {
             let d = v[0] - v[1];

@@ -30,6 +30,25 @@ pub const MOBILITY: [S; 6] = [S(0, 0), S(4, 4), S(5, 5), S(2, 4), S(1, 2), S(0, 
 /// A typical number of safe squares per piece kind, the zero point of [`MOBILITY`].
 pub const MOBILITY_TYPICAL: [i32; 6] = [0, 4, 6, 6, 12, 0];
 
+/// Bonus for a passed pawn by rank from its own side (rank 2 = index 1 .. rank 7 = index 6),
+/// on top of the piece-square value.
+pub const PASSED_PAWN: [S; 8] = [
+    S(0, 0),
+    S(0, 5),
+    S(0, 8),
+    S(5, 18),
+    S(12, 32),
+    S(25, 55),
+    S(40, 90),
+    S(0, 0),
+];
+
+/// Penalty per extra pawn on a file.
+pub const DOUBLED_PAWN: S = S(-10, -20);
+
+/// Penalty for a pawn with no friendly pawn on either neighbouring file.
+pub const ISOLATED_PAWN: S = S(-10, -12);
+
 /// Bonus for the side to move: a move in hand is worth something in quiet positions.
 pub const TEMPO: i32 = 14;
 
