@@ -59,6 +59,13 @@ enum Cmd {
         #[command(subcommand)]
         command: BookCmd,
     },
+    /// Search the fixed bench positions to a fixed depth on one thread; the last line is
+    /// `N nodes M nps` (the node count is the search's signature).
+    Bench {
+        /// Depth in plies.
+        #[arg(default_value_t = ferrum::search::BENCH_DEPTH)]
+        depth: u32,
+    },
 }
 
 #[derive(Subcommand)]
@@ -149,6 +156,11 @@ fn main() -> ExitCode {
         Some(Cmd::Book {
             command: BookCmd::Probe { book, fen, moves },
         }) => book_probe(book.as_deref(), fen.as_deref(), &moves),
+        Some(Cmd::Bench { depth }) => {
+            let r = ferrum::search::bench(depth);
+            println!("{} nodes {} nps", r.nodes, r.nps());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

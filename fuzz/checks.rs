@@ -33,13 +33,27 @@ pub fn check_fen(data: &[u8]) {
     }
 }
 
+/// An output the session writes to and the check reads afterwards.
+#[derive(Clone, Default)]
+struct SharedOut(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for SharedOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("output lock").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// UCI input: parsing never panics, and a session fed the lines still answers `isready`.
 pub fn check_uci_lines(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = parse(&text);
-    let mut out = Vec::new();
+    let out = SharedOut::default();
     {
-        let mut session = Session::new(&mut out);
+        let mut session = Session::new(out.clone());
         for line in text.lines().take(8) {
             // Deep perft or long searches from fuzzed input would only measure patience.
             if line.contains("perft")
@@ -52,7 +66,8 @@ pub fn check_uci_lines(data: &[u8]) {
         }
         session.handle_line("isready");
     }
-    let reply = String::from_utf8_lossy(&out);
+    let bytes = out.0.lock().expect("output lock").clone();
+    let reply = String::from_utf8_lossy(&bytes);
     assert!(
         reply.trim_end().ends_with("readyok"),
         "no readyok after {text:?}: {reply}"

@@ -8,6 +8,8 @@
 //!   outcomes, draw claims), typed [`MoveError`]s, SAN and PGN, [`SharedGame`] for online play.
 //! - [`book`]: Polyglot opening books (keys, probing, writing, building) and Ferrum's
 //!   embedded default book.
+//! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
+//! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP.
 //! - [`uci`]: the UCI command parser and loop.
 //!
 //! ```
@@ -21,7 +23,9 @@
 
 pub mod book;
 pub mod core;
+pub mod eval;
 pub mod rules;
+pub mod search;
 pub mod uci;
 
 pub use rules::{Game, MoveError, Outcome, SharedGame};

@@ -588,7 +588,10 @@ mod tests {
         let mut pos = Position::from_fen(fen).unwrap();
         let m = pos.legal_moves()[0];
         let undo = pos.make(m);
-        assert_eq!((pos.halfmove_clock(), pos.fullmove_number()), (65535, 65535));
+        assert_eq!(
+            (pos.halfmove_clock(), pos.fullmove_number()),
+            (65535, 65535)
+        );
         pos.unmake(m, &undo);
         assert_eq!(pos.fen(), fen);
         let undo = pos.make_null();

@@ -33,6 +33,18 @@ pub enum PipeCommand {
 }
 
 impl PipeCommand {
+    /// The command's word, as typed: `legalmoves`, `play`, `undo` or `outcome`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PipeCommand::LegalMoves => "legalmoves",
+            PipeCommand::Play(_) => "play",
+            PipeCommand::Undo => "undo",
+            PipeCommand::Outcome => "outcome",
+        }
+    }
+}
+
+impl PipeCommand {
     /// The rules command on `line`, or `None` when the line is not one (it may be UCI).
     ///
     /// ```

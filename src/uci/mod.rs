@@ -2,6 +2,8 @@
 
 pub mod book;
 pub mod command;
+pub mod options;
+pub mod report;
 pub mod session;
 
 pub use book::BookOptions;

@@ -1,12 +1,21 @@
 //! The UCI loop: reads commands, keeps the game state, writes replies.
+//!
+//! The thread that calls [`Session::run`] only reads and answers; searches run on the
+//! [`Engine`]'s own thread, so `isready`, `stop`, `ponderhit` and `quit` are answered at once
+//! whatever the search is doing. Both threads write through one locked output.
 
 use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
 
-use crate::core::{divide, Position, Square};
+use crate::core::{divide, Move, Position, Square};
+use crate::eval::Evaluator;
 use crate::rules::{answer, Game};
+use crate::search::{bench, Engine, Job, Limits, BENCH_DEPTH};
 
 use super::book::BookOptions;
 use super::command::{parse, Command, GoParams, StartPosition};
+use super::options::{declarations, parse_setoption, Change, Options};
+use super::report::{write_lines, UciReporter};
 
 /// Whether the loop goes on after a command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -22,33 +31,38 @@ pub const ENGINE_NAME: &str = concat!("Ferrum ", env!("CARGO_PKG_VERSION"));
 /// The author line.
 pub const ENGINE_AUTHOR: &str = "the Ferrum developers";
 
-/// One UCI conversation: the position the GUI set up, the options, and where replies go.
-pub struct Session<W: Write> {
-    out: W,
+/// One UCI conversation: the position the GUI set up, the options, the engine, and where
+/// replies go.
+pub struct Session<W: Write + Send + 'static> {
+    out: Arc<Mutex<W>>,
     /// The game `position` set up, with its moves: the rules apply them (one gate) and the
     /// pipe commands (`legalmoves`, `play`, `undo`, `outcome`) act on it.
     game: Game,
-    /// The game's current position (what `go` and `d` use).
+    /// The game's current position (what `go`, `d` and `eval` use).
     position: Position,
     /// Keys of the positions before the current one since the last irreversible move; the
     /// search's repetition detection reads them.
     history: Vec<u64>,
     /// The square the last move's double pawn push skipped (the book's key needs it).
     ep_target: Option<Square>,
-    chess960: bool,
+    options: Options,
+    engine: Engine,
     book: BookOptions,
 }
 
-impl<W: Write> Session<W> {
-    /// A session at the start position, replying on `out`.
+impl<W: Write + Send + 'static> Session<W> {
+    /// A session at the start position, replying on `out`. Nothing is printed and no hash
+    /// table is allocated until the GUI asks.
     pub fn new(out: W) -> Session<W> {
+        let options = Options::default();
         Session {
-            out,
+            out: Arc::new(Mutex::new(out)),
             game: Game::new(),
             position: Position::startpos(),
             history: Vec::new(),
             ep_target: None,
-            chess960: false,
+            engine: Engine::new(options.hash_mb, options.threads),
+            options,
             book: BookOptions::new(),
         }
     }
@@ -58,7 +72,18 @@ impl<W: Write> Session<W> {
         &self.position
     }
 
-    /// Reads lines from `input` until `quit` or end of input.
+    /// The current option values.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Blocks until a running search has finished and written its `bestmove`.
+    pub fn wait_for_search(&mut self) {
+        self.engine.wait();
+    }
+
+    /// Reads lines from `input` until `quit` or end of input; a running search is then
+    /// stopped (and still answers).
     pub fn run<R: BufRead>(&mut self, input: R) {
         for line in input.lines() {
             let Ok(line) = line else { break };
@@ -66,6 +91,8 @@ impl<W: Write> Session<W> {
                 break;
             }
         }
+        self.engine.stop();
+        self.engine.wait();
     }
 
     /// Parses and carries out one input line.
@@ -84,57 +111,124 @@ impl<W: Write> Session<W> {
         match cmd {
             Command::Empty | Command::Debug(_) | Command::Register => {}
             Command::Uci => {
-                self.send(&format!("id name {ENGINE_NAME}"));
-                self.send(&format!("id author {ENGINE_AUTHOR}"));
-                self.send("option name UCI_Chess960 type check default false");
-                for line in BookOptions::UCI_OPTIONS {
-                    self.send(line);
-                }
-                self.send("uciok");
+                let mut lines = vec![
+                    format!("id name {ENGINE_NAME}"),
+                    format!("id author {ENGINE_AUTHOR}"),
+                ];
+                lines.extend(declarations());
+                lines.extend(BookOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
+                lines.push("uciok".to_string());
+                write_lines(&self.out, &lines);
             }
-            Command::IsReady => self.send("readyok"),
-            Command::UciNewGame => {}
+            Command::IsReady => {
+                // The GUI has set its options by now: a good moment to allocate the table, but
+                // never while a search runs (readyok must come at once then).
+                if !self.engine.searching() {
+                    if let Err(e) = self.engine.ensure_hash() {
+                        self.info_string(&e);
+                    }
+                }
+                self.send("readyok");
+            }
+            Command::UciNewGame => {
+                if self.idle("ucinewgame") {
+                    self.engine.clear_hash();
+                }
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(go) => self.go(go),
-            Command::Stop | Command::PonderHit => {}
-            Command::Quit => return Flow::Quit,
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => {
+                self.engine.stop();
+                self.engine.wait();
+                return Flow::Quit;
+            }
             Command::Display => {
                 let text = self.position.to_string();
-                for line in text.lines() {
-                    self.send(line);
+                let lines: Vec<String> = text.lines().map(str::to_string).collect();
+                write_lines(&self.out, &lines);
+            }
+            Command::Eval => {
+                let trace = Evaluator::new().trace(&self.position);
+                let lines: Vec<String> = trace.to_string().lines().map(str::to_string).collect();
+                write_lines(&self.out, &lines);
+            }
+            Command::Bench { depth } => {
+                if self.idle("bench") {
+                    let r = bench(depth.unwrap_or(BENCH_DEPTH));
+                    self.send(&format!("{} nodes {} nps", r.nodes, r.nps()));
                 }
             }
-            Command::Eval | Command::Bench { .. } => {
-                self.info_string("this command is not available yet");
-            }
-            // Answered only here, between searches: the pipe's lines never interleave with a
+            // Answered only between searches: the pipe's lines never interleave with a
             // search's output.
             Command::Rules(rules) => {
-                let line = answer(&mut self.game, &rules);
-                self.sync_position();
-                self.send(&line);
+                if self.idle(rules.name()) {
+                    let line = answer(&mut self.game, &rules);
+                    self.sync_position();
+                    self.send(&line);
+                }
             }
         }
         Flow::Continue
     }
 
+    /// True when no search is running. A search that was told to stop is waited for (it ends
+    /// within milliseconds); one still running makes `what` refused with an `info string`.
+    fn idle(&mut self, what: &str) -> bool {
+        if self.engine.searching() && !self.engine.stopping() {
+            self.info_string(&format!(
+                "{what} ignored: a search is running (send stop first)"
+            ));
+            return false;
+        }
+        self.engine.wait();
+        true
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        if name.eq_ignore_ascii_case("UCI_Chess960") {
-            match value.map(str::to_ascii_lowercase).as_deref() {
-                Some("true") => self.chess960 = true,
-                Some("false") => self.chess960 = false,
-                _ => return self.info_string("UCI_Chess960 takes true or false"),
-            }
-            let on = self.chess960 || self.game.is_chess960();
-            self.game.set_chess960(on);
-            self.sync_position();
-        } else if BookOptions::handles(name) {
+        if BookOptions::handles(name) {
             if let Err(e) = self.book.set(name, value) {
                 self.info_string(&e);
             }
-        } else {
-            self.info_string(&format!("unknown option '{name}'"));
+            return;
+        }
+        let change = match parse_setoption(name, value) {
+            Ok(c) => c,
+            Err(e) => return self.info_string(&e),
+        };
+        let needs_idle = matches!(
+            change,
+            Change::Hash(_) | Change::Threads(_) | Change::ClearHash
+        );
+        if needs_idle && !self.idle(&format!("setoption {name}")) {
+            return;
+        }
+        match change {
+            Change::Hash(mb) => match self.engine.set_hash(mb) {
+                Ok(()) => self.options.hash_mb = mb,
+                Err(e) => {
+                    self.info_string(&format!("{e}; keeping {} MB", self.options.hash_mb));
+                    if let Err(e) = self.engine.set_hash(self.options.hash_mb) {
+                        self.info_string(&e);
+                    }
+                }
+            },
+            Change::Threads(n) => {
+                self.options.threads = n;
+                self.engine.set_threads(n);
+            }
+            Change::MultiPv(n) => self.options.multipv = n,
+            Change::Ponder(on) => self.options.ponder = on,
+            Change::MoveOverhead(ms) => self.options.move_overhead = ms,
+            Change::ClearHash => self.engine.clear_hash(),
+            Change::Chess960(on) => {
+                self.options.chess960 = on;
+                let on = on || self.game.is_chess960();
+                self.game.set_chess960(on);
+                self.sync_position();
+            }
         }
     }
 
@@ -142,16 +236,17 @@ impl<W: Write> Session<W> {
     /// stops the move list there (the moves before it stay played), as GUIs expect. The moves
     /// are played through the rules' [`Game`], the one gate for legality.
     fn set_position(&mut self, start: StartPosition, moves: &[String]) {
+        let chess960 = self.options.chess960;
         let parsed = match &start {
             StartPosition::StartPos => Ok(Game::new()),
-            StartPosition::Fen(fen) if self.chess960 => Game::from_fen_960(fen),
+            StartPosition::Fen(fen) if chess960 => Game::from_fen_960(fen),
             StartPosition::Fen(fen) => Game::from_fen(fen),
         };
         let mut game = match parsed {
             Ok(g) => g,
             Err(e) => return self.info_string(&format!("invalid FEN: {e}; position unchanged")),
         };
-        if self.chess960 {
+        if chess960 {
             game.set_chess960(true);
         }
         for text in moves {
@@ -177,30 +272,75 @@ impl<W: Write> Session<W> {
 
     fn go(&mut self, go: GoParams) {
         if let Some(depth) = go.perft {
+            if !self.idle("go perft") {
+                return;
+            }
             let split = divide(&self.position, depth, 1);
             let chess960 = self.position.is_chess960();
+            let mut lines = Vec::with_capacity(split.len() + 2);
             let mut total = 0;
             for (m, n) in &split {
                 total += n;
-                self.send(&format!("{}: {n}", m.to_uci(chess960)));
+                lines.push(format!("{}: {n}", m.to_uci(chess960)));
             }
             if depth == 0 {
                 total = 1;
             }
-            self.send("");
-            self.send(&format!("Nodes searched: {total}"));
-        } else if let Some(m) = self.book_move(&go) {
+            lines.push(String::new());
+            lines.push(format!("Nodes searched: {total}"));
+            write_lines(&self.out, &lines);
+            return;
+        }
+        // A `go` during a search replaces it, as the engine does: the old search stops and
+        // answers first, so the book is consulted on a quiet engine.
+        self.engine.stop();
+        self.engine.wait();
+        if let Some(m) = self.book_move(&go) {
             let text = m.to_uci(self.position.is_chess960());
             self.info_string(&format!("book move {text}"));
             self.send(&format!("bestmove {text}"));
-        } else {
-            self.info_string("search is not available yet");
+            return;
+        }
+        let mut searchmoves: Vec<Move> = Vec::new();
+        for text in &go.searchmoves {
+            match self.position.parse_uci(text) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => self.info_string(&format!("searchmoves: {e}; ignored")),
+            }
+        }
+        let limits = Limits {
+            wtime: go.wtime,
+            btime: go.btime,
+            winc: go.winc,
+            binc: go.binc,
+            movestogo: go.movestogo,
+            movetime: go.movetime,
+            depth: go.depth,
+            nodes: go.nodes,
+            mate: go.mate,
+            infinite: go.infinite,
+            ponder: go.ponder,
+            searchmoves,
+        };
+        let job = Job {
+            position: self.position.clone(),
+            history: self.history.clone(),
+            limits,
+            multipv: self.options.multipv,
+            move_overhead: self.options.move_overhead,
+        };
+        let reporter = Arc::new(UciReporter::new(
+            Arc::clone(&self.out),
+            self.position.is_chess960(),
+        ));
+        if let Err(e) = self.engine.go(job, reporter) {
+            self.info_string(&e);
         }
     }
 
     /// With `OwnBook` on, a book move for the current position (never while pondering or
     /// searching without limit, which must wait for `stop`), among `searchmoves` if given.
-    fn book_move(&mut self, go: &GoParams) -> Option<crate::core::Move> {
+    fn book_move(&mut self, go: &GoParams) -> Option<Move> {
         if go.ponder || go.infinite {
             return None;
         }
@@ -220,9 +360,7 @@ impl<W: Write> Session<W> {
     }
 
     fn send(&mut self, line: &str) {
-        // A closed output means the GUI has gone; there is nobody left to tell.
-        let _ = writeln!(self.out, "{line}");
-        let _ = self.out.flush();
+        write_lines(&self.out, &[line.to_string()]);
     }
 }
 
@@ -230,21 +368,151 @@ impl<W: Write> Session<W> {
 mod tests {
     use super::*;
 
+    /// An output both the session and the test can see.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            match self.0.lock() {
+                Ok(mut v) => v.write(buf),
+                Err(_) => Ok(buf.len()),
+            }
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn lines(&self) -> Vec<String> {
+            let bytes = self.0.lock().map(|v| v.clone()).unwrap_or_default();
+            String::from_utf8_lossy(&bytes)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    /// Feeds `lines`, waits for any search to finish, and returns the output and position.
     fn run(lines: &[&str]) -> (Vec<String>, Position) {
-        let mut out = Vec::new();
-        let mut s = Session::new(&mut out);
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
         for l in lines {
             s.handle_line(l);
         }
+        s.wait_for_search();
         let pos = s.position().clone();
         drop(s);
-        (
-            String::from_utf8_lossy(&out)
-                .lines()
-                .map(str::to_string)
-                .collect(),
-            pos,
-        )
+        (out.lines(), pos)
+    }
+
+    fn bestmove(out: &[String]) -> Option<String> {
+        out.iter()
+            .find_map(|l| l.strip_prefix("bestmove ").map(str::to_string))
+    }
+
+    #[test]
+    fn go_depth_answers_with_info_and_a_legal_bestmove() {
+        let (out, pos) = run(&["position startpos moves e2e4", "go depth 4"]);
+        let best = bestmove(&out).expect("bestmove");
+        let first = best.split_whitespace().next().unwrap_or("");
+        assert!(pos.parse_uci(first).is_ok(), "{best}");
+        assert!(out
+            .iter()
+            .any(|l| l.starts_with("info depth 4 ") && l.contains(" pv ")));
+        assert!(!out.iter().any(|l| l.starts_with("info depth 5 ")));
+    }
+
+    #[test]
+    fn no_legal_move_gives_bestmove_0000() {
+        let (out, _) = run(&["position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "go depth 3"]);
+        assert_eq!(bestmove(&out).as_deref(), Some("0000"));
+        assert!(out.contains(&"info depth 0 score mate 0".to_string()));
+    }
+
+    #[test]
+    fn infinite_search_answers_isready_and_waits_for_stop() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.handle_line("position startpos");
+        s.handle_line("go infinite");
+        s.handle_line("isready");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(out.lines().contains(&"readyok".to_string()));
+        assert_eq!(bestmove(&out.lines()), None, "bestmove before stop");
+        s.handle_line("stop");
+        s.wait_for_search();
+        assert!(bestmove(&out.lines()).is_some());
+    }
+
+    #[test]
+    fn options_are_applied_or_refused_with_a_message() {
+        let (out, _) = run(&[
+            "setoption name Hash value 0",
+            "setoption name Threads value 2",
+            "setoption name MultiPV value 3",
+            "setoption name Nonsense value 1",
+            "go depth 3",
+        ]);
+        let strings: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(strings.len(), 2, "{strings:?}");
+        assert!(out
+            .iter()
+            .any(|l| l.starts_with("info depth 3 ") && l.contains("multipv 3")));
+        assert!(bestmove(&out).is_some());
+    }
+
+    #[test]
+    fn uci_lists_the_options_and_prints_nothing_before() {
+        let (out, _) = run(&["uci"]);
+        for name in [
+            "Hash",
+            "Threads",
+            "MultiPV",
+            "Ponder",
+            "Move Overhead",
+            "Clear Hash",
+            "UCI_Chess960",
+        ] {
+            assert!(
+                out.iter()
+                    .any(|l| l.starts_with(&format!("option name {name} type"))),
+                "{name}"
+            );
+        }
+        let (out, _) = run(&[]);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn eval_and_bench_print_their_results() {
+        let (out, _) = run(&["eval", "bench 3"]);
+        assert!(out.iter().any(|l| l.starts_with("final evaluation")));
+        let last = out.last().cloned().unwrap_or_default();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        assert_eq!(words.len(), 4, "{last}");
+        assert!(words[0].parse::<u64>().is_ok() && words[1] == "nodes" && words[3] == "nps");
+    }
+
+    #[test]
+    fn chess960_search_writes_king_takes_rook() {
+        // Castling is the only move that avoids mate... simpler: only king moves are castling.
+        let fen = "4k3/8/8/8/8/8/3PPP2/3QK2R w K - 0 1";
+        let (out, _) = run(&[
+            "setoption name UCI_Chess960 value true",
+            &format!("position fen {fen}"),
+            "go depth 1 searchmoves e1h1",
+        ]);
+        assert_eq!(bestmove(&out).as_deref().map(|b| &b[..4]), Some("e1h1"));
+        let (out, _) = run(&[
+            &format!("position fen {fen}"),
+            "go depth 1 searchmoves e1g1",
+        ]);
+        assert_eq!(bestmove(&out).as_deref().map(|b| &b[..4]), Some("e1g1"));
     }
 
     #[test]
@@ -291,6 +559,25 @@ mod tests {
     }
 
     #[test]
+    fn chess960_castling_text() {
+        let fen = "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1";
+        let (out, _) = run(&[
+            "setoption name UCI_Chess960 value true",
+            &format!("position fen {fen}"),
+            "go perft 1",
+        ]);
+        assert!(out.iter().any(|l| l == "b1a1: 1"), "{out:?}");
+        let (out, _) = run(&[
+            "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "go perft 1",
+        ]);
+        assert!(
+            out.iter().any(|l| l == "e1g1: 1") && out.iter().any(|l| l == "e1c1: 1"),
+            "{out:?}"
+        );
+    }
+
+    #[test]
     fn rules_commands_act_on_the_position_that_position_set() {
         let (out, pos) = run(&[
             "position startpos moves f2f3 e7e5",
@@ -329,9 +616,28 @@ mod tests {
     }
 
     #[test]
+    fn rules_commands_wait_for_the_search_to_end() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.handle_line("position startpos");
+        s.handle_line("go infinite");
+        s.handle_line("play e4");
+        s.handle_line("stop");
+        s.wait_for_search();
+        s.handle_line("play e4");
+        let lines = out.lines();
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("info string play ignored: a search is running")));
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("played e2e4 e4 ongoing")
+        );
+    }
+
+    #[test]
     fn position_keeps_the_keys_since_the_last_irreversible_move() {
-        let mut out = Vec::new();
-        let mut s = Session::new(&mut out);
+        let mut s = Session::new(Shared::default());
         s.handle_line("position startpos moves g1f3 g8f6 e2e4 b8c6 f3g1 c6b8");
         assert_eq!(s.history.len(), 3); // the positions before ...Nc6, Ng1 and ...Nb8
         let mut replay = Position::startpos();
@@ -345,25 +651,6 @@ mod tests {
         s.handle_line("play Nf3");
         assert_eq!(s.history.len(), 4);
         assert_eq!(s.history[3], replay.key());
-    }
-
-    #[test]
-    fn chess960_castling_text() {
-        let fen = "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1";
-        let (out, _) = run(&[
-            "setoption name UCI_Chess960 value true",
-            &format!("position fen {fen}"),
-            "go perft 1",
-        ]);
-        assert!(out.iter().any(|l| l == "b1a1: 1"), "{out:?}");
-        let (out, _) = run(&[
-            "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-            "go perft 1",
-        ]);
-        assert!(
-            out.iter().any(|l| l == "e1g1: 1") && out.iter().any(|l| l == "e1c1: 1"),
-            "{out:?}"
-        );
     }
 
     /// Writes a book holding only `uci` in `pos` to a temporary file named after `tag`.
@@ -380,9 +667,10 @@ mod tests {
         path
     }
 
-    fn bestmove(out: &[String]) -> Option<String> {
+    fn book_moves(out: &[String]) -> Vec<String> {
         out.iter()
-            .find_map(|l| l.strip_prefix("bestmove ").map(str::to_string))
+            .filter_map(|l| l.strip_prefix("info string book move ").map(str::to_string))
+            .collect()
     }
 
     #[test]
@@ -391,8 +679,12 @@ mod tests {
         assert!(out.contains(&"option name OwnBook type check default false".to_string()));
         assert!(out.contains(&"option name BookFile type string default <empty>".to_string()));
 
-        let (out, _) = run(&["position startpos moves e2e4", "go movetime 10"]);
-        assert_eq!(bestmove(&out), None, "OwnBook is off by default: {out:?}");
+        let (out, _) = run(&["position startpos moves e2e4", "go depth 2"]);
+        assert!(
+            book_moves(&out).is_empty(),
+            "OwnBook is off by default: {out:?}"
+        );
+        assert!(bestmove(&out).is_some());
 
         let (out, _) = run(&[
             "setoption name OwnBook value true",
@@ -400,31 +692,37 @@ mod tests {
             "go wtime 1000 btime 1000",
         ]);
         let m = bestmove(&out).expect("a book move");
+        assert_eq!(book_moves(&out), std::slice::from_ref(&m), "{out:?}");
         assert!(
-            out.contains(&format!("info string book move {m}")),
-            "{out:?}"
+            !out.iter().any(|l| l.starts_with("info depth")),
+            "no search: {out:?}"
         );
         let mut after = crate::book::BookPosition::startpos();
         after.play_uci("e2e4").unwrap();
         let book = crate::book::Book::embedded().probe(&after);
         assert!(book.iter().any(|b| b.mv.to_uci(false) == m && b.weight > 0));
 
-        // Pondering and infinite analysis wait for stop; searchmoves restricts the choice.
+        // Pondering and infinite analysis search until stop; searchmoves restricts the choice.
         for go in ["go infinite", "go ponder wtime 1000 btime 1000"] {
-            let (out, _) = run(&["setoption name OwnBook value true", go]);
-            assert_eq!(bestmove(&out), None, "{go}");
+            let (out, _) = run(&["setoption name OwnBook value true", go, "stop"]);
+            assert!(book_moves(&out).is_empty(), "{go}: {out:?}");
         }
         let (out, _) = run(&["setoption name OwnBook value true", "go searchmoves d2d4"]);
-        assert_eq!(bestmove(&out).as_deref(), Some("d2d4"));
-        let (out, _) = run(&["setoption name OwnBook value true", "go searchmoves a2a3"]);
-        assert_eq!(bestmove(&out), None, "a2a3 is not in the book");
-        // Out of book: no book move.
+        assert_eq!(book_moves(&out), ["d2d4"]);
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            "go depth 2 searchmoves a2a3",
+        ]);
+        assert!(book_moves(&out).is_empty(), "a2a3 is not in the book");
+        assert_eq!(bestmove(&out).as_deref().map(|b| &b[..4]), Some("a2a3"));
+        // Out of book: the search answers.
         let (out, _) = run(&[
             "setoption name OwnBook value true",
             "position fen 8/8/8/8/8/8/6k1/4K2R w K - 0 1",
             "go depth 1",
         ]);
-        assert_eq!(bestmove(&out), None);
+        assert!(book_moves(&out).is_empty());
+        assert!(bestmove(&out).is_some());
     }
 
     #[test]
@@ -433,14 +731,14 @@ mod tests {
         let (out, _) = run(&[
             "setoption name OwnBook value true",
             &format!("setoption name BookFile value {}", missing.display()),
-            "go movetime 10",
+            "go depth 1",
         ]);
         assert!(
             out.iter()
                 .any(|l| l.starts_with("info string BookFile: cannot read book file")),
             "{out:?}"
         );
-        assert_eq!(bestmove(&out), None, "no book once the file failed");
+        assert!(book_moves(&out).is_empty(), "no book once the file failed");
 
         // A one-entry book of our own: 1.b3 only; and a truncated copy of it.
         let path = one_move_book(&crate::book::BookPosition::startpos(), "b2b3", "b3");
@@ -449,24 +747,24 @@ mod tests {
         let (out, _) = run(&[
             &format!("setoption name BookFile value {}", path.display()),
             "setoption name OwnBook value true",
-            "go movetime 10",
+            "go depth 1",
             &format!("setoption name BookFile value {}", truncated.display()),
-            "go movetime 10",
+            "go depth 1",
             "setoption name BookFile value <empty>",
             "position startpos moves e2e4",
-            "go movetime 10",
+            "go depth 1",
         ]);
         let _ = std::fs::remove_file(&path);
         let _ = std::fs::remove_file(&truncated);
-        let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
-        assert_eq!(best.len(), 2, "{out:?}");
-        assert_eq!(best[0], "bestmove b2b3");
+        let from_book = book_moves(&out);
+        assert_eq!(from_book.len(), 2, "{out:?}");
+        assert_eq!(from_book[0], "b2b3");
         assert!(
             out.iter()
                 .any(|l| l.contains("not a Polyglot book: 9 bytes")),
             "{out:?}"
         );
-        assert_ne!(best[1], "bestmove b2b3", "back to the embedded book");
+        assert_ne!(from_book[1], "b2b3", "back to the embedded book");
     }
 
     #[test]
@@ -481,12 +779,11 @@ mod tests {
             "setoption name OwnBook value true",
             &format!("setoption name BookFile value {}", path.display()),
             "position fen 8/8/8/8/k2p3Q/8/4P3/4K3 w - - 0 1 moves e2e4",
-            "go movetime 10",
+            "go depth 1",
             "position fen 8/8/8/8/k2pP2Q/8/8/4K3 b - e3 0 1",
-            "go movetime 10",
+            "go depth 1",
         ]);
         let _ = std::fs::remove_file(&path);
-        let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
-        assert_eq!(best, ["bestmove a4a5", "bestmove a4a5"], "{out:?}");
+        assert_eq!(book_moves(&out), ["a4a5", "a4a5"], "{out:?}");
     }
 }

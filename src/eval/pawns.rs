@@ -1,0 +1,125 @@
+//! Pawn structure: passed, doubled and isolated pawns. It depends on the pawns alone, so the
+//! result is cached by the position's pawn key.
+
+use crate::core::{Bitboard, Color, PieceKind, Position, Square};
+
+use super::score::S;
+use super::weights::{DOUBLED_PAWN, ISOLATED_PAWN, PASSED_PAWN};
+
+/// Entries in the pawn cache (a power of two).
+const CACHE_SIZE: usize = 1 << 14;
+
+/// A direct-mapped cache of pawn-structure scores, White minus Black, by pawn key.
+#[derive(Clone, Debug)]
+pub struct PawnCache {
+    entries: Vec<(u64, S)>,
+}
+
+impl Default for PawnCache {
+    fn default() -> Self {
+        PawnCache {
+            // Key 0 with score 0 is also the true value of "no pawns at all", so an empty slot
+            // can never give a wrong answer.
+            entries: vec![(0, S::ZERO); CACHE_SIZE],
+        }
+    }
+}
+
+impl PawnCache {
+    /// The pawn-structure score of `pos` for White, from the cache when it is there.
+    pub fn probe(&mut self, pos: &Position) -> S {
+        let key = pos.pawn_key();
+        let i = (key as usize) & (CACHE_SIZE - 1);
+        if let Some(&(k, s)) = self.entries.get(i) {
+            if k == key {
+                return s;
+            }
+        }
+        let s = structure(pos, Color::White) - structure(pos, Color::Black);
+        if let Some(e) = self.entries.get_mut(i) {
+            *e = (key, s);
+        }
+        s
+    }
+}
+
+fn adjacent_files(file: u8) -> Bitboard {
+    let f = Bitboard::file(file);
+    f.east() | f.west()
+}
+
+/// Squares strictly in front of `sq` (from `color`'s side) on its file and the two beside it.
+fn front_span(sq: Square, color: Color) -> Bitboard {
+    let files = Bitboard::file(sq.file()) | adjacent_files(sq.file());
+    let r = sq.rank() as u32;
+    let ahead = match color {
+        Color::White if r < 7 => !0u64 << (8 * (r + 1)),
+        Color::Black => (1u64 << (8 * r)) - 1,
+        _ => 0,
+    };
+    files & Bitboard(ahead)
+}
+
+/// The pawn-structure terms of `color`'s pawns.
+pub fn structure(pos: &Position, color: Color) -> S {
+    let ours = pos.pieces_of(color, PieceKind::Pawn);
+    let theirs = pos.pieces_of(!color, PieceKind::Pawn);
+    let mut s = S::ZERO;
+    for sq in ours {
+        let rel_rank = match color {
+            Color::White => sq.rank(),
+            Color::Black => 7 - sq.rank(),
+        } as usize;
+        if (front_span(sq, color) & theirs).is_empty() {
+            s += PASSED_PAWN[rel_rank];
+        }
+        if (adjacent_files(sq.file()) & ours).is_empty() {
+            s += ISOLATED_PAWN;
+        }
+    }
+    for file in 0..8 {
+        let n = (Bitboard::file(file) & ours).count() as i32;
+        if n > 1 {
+            s += DOUBLED_PAWN * (n - 1);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn passed_doubled_isolated() {
+        // White: a passed pawn on d6; Black: nothing passed.
+        let p = pos("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(structure(&p, Color::White), PASSED_PAWN[5] + ISOLATED_PAWN);
+        // A pawn facing one on an adjacent file ahead is not passed.
+        let p = pos("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1");
+        assert_eq!(structure(&p, Color::White), ISOLATED_PAWN);
+        // Doubled and isolated: two pawns on c.
+        let p = pos("4k3/8/8/8/2P5/2P5/8/4K3 w - - 0 1");
+        assert_eq!(
+            structure(&p, Color::White),
+            PASSED_PAWN[3] + PASSED_PAWN[2] + ISOLATED_PAWN * 2 + DOUBLED_PAWN
+        );
+        // Black's pawns are seen from Black's side: a pawn on d3 is on its 6th rank.
+        let p = pos("4k3/8/8/8/8/3p4/8/4K3 w - - 0 1");
+        assert_eq!(structure(&p, Color::Black), PASSED_PAWN[5] + ISOLATED_PAWN);
+    }
+
+    #[test]
+    fn cache_returns_what_it_computed() {
+        let mut cache = PawnCache::default();
+        let p = pos("4k3/pp3ppp/8/3P4/8/8/PP3PPP/4K3 w - - 0 1");
+        let direct = structure(&p, Color::White) - structure(&p, Color::Black);
+        assert_eq!(cache.probe(&p), direct);
+        assert_eq!(cache.probe(&p), direct);
+        assert_eq!(cache.probe(&Position::startpos()), S::ZERO);
+    }
+}

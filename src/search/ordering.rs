@@ -1,0 +1,364 @@
+//! Move ordering: the hash move first, then captures that win or keep material (best victim,
+//! cheapest attacker), the killers and the counter-move, the other quiet moves by history, and
+//! the captures that lose material last. Moves are produced in stages, so a cutoff by the hash
+//! move or a capture never pays for generating the quiet moves.
+
+use crate::core::{Color, Move, MoveList, Piece, PieceKind, Position, MAX_MOVES};
+
+use super::see::{see_ge, value};
+
+/// History scores saturate here (the update below keeps them within it).
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// What the search learns about quiet moves while it runs.
+pub struct Heuristics {
+    /// Butterfly history by side, from and to square.
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    /// The quiet move that last refuted each (piece, destination) move of the opponent.
+    counter: Box<[[Move; 64]; 12]>,
+    /// Two quiet moves per ply that caused a cutoff there.
+    killers: Vec<[Move; 2]>,
+}
+
+impl Heuristics {
+    /// Empty tables for plies up to `max_ply`.
+    pub fn new(max_ply: usize) -> Heuristics {
+        Heuristics {
+            history: Box::new([[[0; 64]; 64]; 2]),
+            counter: Box::new([[Move::NULL; 64]; 12]),
+            killers: vec![[Move::NULL; 2]; max_ply + 2],
+        }
+    }
+
+    /// The history score of a quiet move for `side`.
+    #[inline]
+    pub fn history(&self, side: Color, m: Move) -> i32 {
+        self.history[side.index()][m.from().index()][m.to().index()]
+    }
+
+    /// The killers at `ply`.
+    #[inline]
+    pub fn killers(&self, ply: usize) -> [Move; 2] {
+        self.killers.get(ply).copied().unwrap_or([Move::NULL; 2])
+    }
+
+    /// Forgets the killers of `ply` (its children's killers mean nothing for a new node).
+    #[inline]
+    pub fn clear_killers(&mut self, ply: usize) {
+        if let Some(k) = self.killers.get_mut(ply) {
+            *k = [Move::NULL; 2];
+        }
+    }
+
+    /// The counter-move to the opponent's last move (`piece` landed on its `to`).
+    #[inline]
+    pub fn counter(&self, prev: Option<(Piece, Move)>) -> Move {
+        match prev {
+            Some((p, m)) => self.counter[p.index()][m.to().index()],
+            None => Move::NULL,
+        }
+    }
+
+    /// A quiet move `best` caused a beta cutoff at `ply` and `depth`: reward it, and punish the
+    /// quiet moves `tried` before it.
+    pub fn on_cutoff(
+        &mut self,
+        side: Color,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+        prev: Option<(Piece, Move)>,
+    ) {
+        if let Some(k) = self.killers.get_mut(ply) {
+            if k[0] != best {
+                k[1] = k[0];
+                k[0] = best;
+            }
+        }
+        if let Some((p, m)) = prev {
+            self.counter[p.index()][m.to().index()] = best;
+        }
+        let bonus = (depth * depth * 16).min(1_600);
+        let table = &mut self.history[side.index()];
+        for &m in tried {
+            let delta = if m == best { bonus } else { -bonus };
+            let h = &mut table[m.from().index()][m.to().index()];
+            // Gravity: a score is pulled towards the bound in proportion to how far it is from it,
+            // so it stays in range and old lessons fade.
+            *h += delta - *h * delta.abs() / HISTORY_MAX;
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    HashMove,
+    GenCaptures,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+/// Hands out the legal moves of a position one at a time in search order.
+pub struct MovePicker {
+    stage: Stage,
+    hash_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    /// Quiet moves already handed out by the killer/counter stages.
+    special: [Move; 3],
+    list: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+    bad: MoveList,
+    bad_next: usize,
+    /// When false (quiescence), no quiet moves and no losing captures are produced.
+    quiets: bool,
+    skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// A picker for a full-width node. `hash_move` must already be legal (or null).
+    pub fn new(hash_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+        MovePicker {
+            stage: Stage::HashMove,
+            hash_move,
+            killers,
+            counter,
+            special: [Move::NULL; 3],
+            list: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+            bad: MoveList::new(),
+            bad_next: 0,
+            quiets: true,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for quiescence out of check: captures and promotions that do not lose material
+    /// (the hash move only if it is one of those).
+    pub fn captures_only(hash_move: Move) -> MovePicker {
+        let mut p = MovePicker::new(hash_move, [Move::NULL; 2], Move::NULL);
+        p.quiets = false;
+        p
+    }
+
+    /// Stop producing quiet moves (late-move pruning decided the rest are not worth it).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// True when `m` is a capture or a promotion in `pos`.
+    #[inline]
+    pub fn is_tactical(pos: &Position, m: Move) -> bool {
+        m.promotion().is_some() || pos.is_capture(m)
+    }
+
+    fn capture_score(pos: &Position, m: Move) -> i32 {
+        let victim = pos.captured_piece(m).map_or(0, |p| value(p.kind));
+        let attacker = pos.moved_piece(m).map_or(0, |p| p.kind.index() as i32);
+        let promo = match m.promotion() {
+            Some(PieceKind::Queen) => 2_000,
+            Some(_) => -2_000,
+            None => 0,
+        };
+        victim * 8 - attacker + promo
+    }
+
+    /// Picks the highest-scored remaining move of `list` (selection sort, one step).
+    fn take_best(&mut self) -> Option<Move> {
+        let len = self.list.len();
+        if self.next >= len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.list.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let m = self.list[self.next];
+        self.next += 1;
+        Some(m)
+    }
+
+    fn usable_special(&self, pos: &Position, m: Move) -> bool {
+        !m.is_null()
+            && m != self.hash_move
+            && !self.special.contains(&m)
+            && !Self::is_tactical(pos, m)
+            && pos.is_legal(m)
+    }
+
+    /// The next move, or `None` when every legal move (not pruned away) has been produced.
+    pub fn next(&mut self, pos: &Position, heur: &Heuristics) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::GenCaptures;
+                    let m = self.hash_move;
+                    if !m.is_null() && (self.quiets || Self::is_tactical(pos, m)) {
+                        return Some(m);
+                    }
+                }
+                Stage::GenCaptures => {
+                    self.list = pos.legal_captures();
+                    for i in 0..self.list.len() {
+                        self.scores[i] = Self::capture_score(pos, self.list[i]);
+                    }
+                    self.next = 0;
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.take_best() {
+                    Some(m) if m == self.hash_move => {}
+                    Some(m) => {
+                        let under = matches!(m.promotion(), Some(k) if k != PieceKind::Queen);
+                        if under || !see_ge(pos, m, 0) {
+                            self.bad.push(m);
+                        } else {
+                            return Some(m);
+                        }
+                    }
+                    None => {
+                        self.stage = if self.quiets {
+                            Stage::Killer1
+                        } else {
+                            Stage::Done
+                        };
+                    }
+                },
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let (m, slot, next) = match self.stage {
+                        Stage::Killer1 => (self.killers[0], 0, Stage::Killer2),
+                        Stage::Killer2 => (self.killers[1], 1, Stage::Counter),
+                        _ => (self.counter, 2, Stage::GenQuiets),
+                    };
+                    self.stage = next;
+                    if !self.skip_quiets && self.usable_special(pos, m) {
+                        self.special[slot] = m;
+                        return Some(m);
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.stage = Stage::Quiets;
+                    if !self.skip_quiets {
+                        self.list = pos.legal_quiets();
+                        let side = pos.side_to_move();
+                        for i in 0..self.list.len() {
+                            self.scores[i] = heur.history(side, self.list[i]);
+                        }
+                        self.next = 0;
+                    } else {
+                        self.list.clear();
+                    }
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    match self.take_best() {
+                        Some(m) if m == self.hash_move || self.special.contains(&m) => {}
+                        Some(m) => return Some(m),
+                        None => self.stage = Stage::BadCaptures,
+                    }
+                }
+                Stage::BadCaptures => {
+                    if let Some(&m) = self.bad.get(self.bad_next) {
+                        self.bad_next += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_from(pos: &Position, mut p: MovePicker) -> Vec<Move> {
+        let heur = Heuristics::new(8);
+        let mut out = Vec::new();
+        while let Some(m) = p.next(pos, &heur) {
+            out.push(m);
+        }
+        out
+    }
+
+    #[test]
+    fn every_legal_move_exactly_once_with_hash_move_first() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = Position::from_fen(fen).expect("kiwipete");
+        let legal = pos.legal_moves();
+        let hash = pos.parse_uci("e2a6").expect("legal");
+        let killer = pos.parse_uci("a2a3").expect("legal");
+        let bogus = pos.parse_uci("a2a4").expect("legal"); // legal, used as counter
+        let got = all_from(&pos, MovePicker::new(hash, [killer, hash], bogus));
+        assert_eq!(got[0], hash);
+        assert_eq!(got.len(), legal.len(), "{got:?}");
+        let mut a: Vec<u16> = got.iter().map(|m| m.to_bits()).collect();
+        let mut b: Vec<u16> = legal.iter().map(|m| m.to_bits()).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        // Winning captures come before the killer, the killer before other quiets.
+        let k = got
+            .iter()
+            .position(|&m| m == killer)
+            .expect("killer produced");
+        let first_quiet = got
+            .iter()
+            .position(|&m| !MovePicker::is_tactical(&pos, m) && m != hash)
+            .expect("quiets exist");
+        assert_eq!(k, first_quiet);
+    }
+
+    #[test]
+    fn illegal_killers_are_never_produced() {
+        let pos = Position::startpos();
+        let other = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").expect("fen");
+        let foreign = other.parse_uci("a1a8").expect("legal there");
+        let got = all_from(
+            &pos,
+            MovePicker::new(Move::NULL, [foreign, Move::NULL], foreign),
+        );
+        assert_eq!(got.len(), 20);
+        assert!(!got.contains(&foreign));
+    }
+
+    #[test]
+    fn quiescence_picker_skips_quiets_and_losing_captures() {
+        // Rxd5 wins a pawn, Qxb5?? would lose the queen to the pawn.
+        let pos = Position::from_fen("4k3/8/p7/1p1p4/8/8/3R4/1Q2K3 w - - 0 1").expect("fen");
+        let got = all_from(&pos, MovePicker::captures_only(Move::NULL));
+        let text: Vec<String> = got.iter().map(|m| m.to_uci(false)).collect();
+        assert_eq!(text, vec!["d2d5".to_string()], "{text:?}");
+    }
+
+    #[test]
+    fn history_rewards_the_cutoff_move_and_stays_bounded() {
+        let pos = Position::startpos();
+        let a = pos.parse_uci("e2e4").expect("legal");
+        let b = pos.parse_uci("d2d4").expect("legal");
+        let mut h = Heuristics::new(8);
+        for _ in 0..1000 {
+            h.on_cutoff(Color::White, 1, 20, a, &[b, a], None);
+        }
+        assert!(h.history(Color::White, a) > 0 && h.history(Color::White, a) <= HISTORY_MAX);
+        assert!(h.history(Color::White, b) < 0 && h.history(Color::White, b) >= -HISTORY_MAX);
+        assert_eq!(h.killers(1)[0], a);
+    }
+}

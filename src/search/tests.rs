@@ -1,0 +1,281 @@
+//! Behaviour of the whole search: mates, draws, limits, MultiPV, searchmoves, threads, stop.
+
+use std::sync::Mutex;
+
+use super::*;
+
+fn fen(f: &str) -> Position {
+    Position::from_fen(f).unwrap_or_else(|e| panic!("{f}: {e}"))
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn search(job: &Job, threads: usize) -> SearchResult {
+    let tt = TranspositionTable::with_mb(8).expect("8 MB");
+    run(job, &tt, &Signals::new(), threads, &SilentReporter)
+}
+
+#[derive(Default)]
+struct Collect(Mutex<Vec<Info>>);
+
+impl Reporter for Collect {
+    fn info(&self, info: &Info) {
+        if let Ok(mut v) = self.0.lock() {
+            v.push(info.clone());
+        }
+    }
+}
+
+#[test]
+fn finds_mate_in_two_and_reports_it_as_mate() {
+    // 1. Kf7 Kh7 2. Rh1#.
+    let pos = fen("7k/8/5K2/8/8/8/8/6R1 w - - 0 1");
+    let job = Job::new(pos.clone(), depth(6));
+    let r = search(&job, 1);
+    assert_eq!(Score::from_internal(r.score), Score::Mate(2), "{r:?}");
+    let best = r.best.expect("a move");
+    assert_eq!(best.to_uci(false), "f6f7");
+}
+
+#[test]
+fn mated_and_stalemated_positions_have_no_best_move() {
+    let mated = fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    let r = search(&Job::new(mated, depth(3)), 1);
+    assert_eq!(r.best, None);
+    assert_eq!(r.score, -MATE);
+    let stalemate = fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let r = search(&Job::new(stalemate, depth(3)), 1);
+    assert_eq!((r.best, r.score), (None, 0));
+}
+
+#[test]
+fn avoids_stalemating_when_winning() {
+    // Qf7 would stalemate; anything sensible keeps the win.
+    let pos = fen("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
+    let r = search(&Job::new(pos.clone(), depth(6)), 1);
+    let best = r.best.expect("a move");
+    let mut after = pos.clone();
+    after.make(best);
+    assert!(
+        after.in_check() || after.has_legal_moves(),
+        "{best:?} stalemates"
+    );
+    assert!(r.score > 500);
+}
+
+#[test]
+fn repetition_in_the_game_history_counts_as_a_draw() {
+    // A rook up, but every position White can move to already occurred in the game (each two
+    // plies before a position with White to move), so every line is a repetition: a draw.
+    let pos = fen("4k3/8/8/8/8/8/8/R3K3 w - - 90 60");
+    let mut job = Job::new(pos.clone(), depth(1));
+    let plain = search(&job, 1);
+    assert!(plain.score > 300, "{plain:?}");
+    let mut history = Vec::new();
+    for m in pos.legal_moves().iter() {
+        let mut p = pos.clone();
+        p.make(*m);
+        // An unrelated position keeps the side-to-move parity of the history.
+        history.push(0);
+        history.push(p.key());
+    }
+    job.history = history;
+    let r = search(&job, 1);
+    assert_eq!(r.score, 0, "{r:?}");
+}
+
+#[test]
+fn insufficient_material_is_recognised() {
+    use worker::insufficient_material;
+    assert!(insufficient_material(&fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1")));
+    assert!(insufficient_material(&fen(
+        "4k3/8/8/8/8/8/8/3NK3 w - - 0 1"
+    )));
+    // c1 and d6 are both dark squares; c6 is light.
+    assert!(insufficient_material(&fen(
+        "4k3/8/3b4/8/8/8/8/2B1K3 w - - 0 1"
+    )));
+    assert!(!insufficient_material(&fen(
+        "4k3/8/2b5/8/8/8/8/2B1K3 w - - 0 1"
+    )));
+    assert!(!insufficient_material(&fen(
+        "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1"
+    )));
+    assert!(!insufficient_material(&fen(
+        "4k3/8/8/8/8/8/P7/4K3 w - - 0 1"
+    )));
+}
+
+#[test]
+fn multipv_reports_distinct_lines_and_caps_at_the_move_count() {
+    let pos = fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    let legal = pos.legal_moves().len();
+    let mut job = Job::new(pos, depth(4));
+    job.multipv = 500;
+    let tt = TranspositionTable::with_mb(8).expect("8 MB");
+    let collect = Collect::default();
+    run(&job, &tt, &Signals::new(), 1, &collect);
+    let infos = collect.0.lock().expect("lock").clone();
+    let last_depth: Vec<&PvInfo> = infos
+        .iter()
+        .filter_map(|i| match i {
+            Info::Pv(p) if p.depth == 4 => Some(p),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(last_depth.len(), legal);
+    let mut firsts: Vec<Move> = last_depth.iter().map(|p| p.pv[0]).collect();
+    firsts.sort_by_key(|m| m.to_bits());
+    firsts.dedup();
+    assert_eq!(
+        firsts.len(),
+        legal,
+        "each line starts with a different move"
+    );
+    let scores: Vec<i32> = last_depth
+        .iter()
+        .map(|p| match p.score {
+            Score::Cp(c) => c,
+            Score::Mate(m) => MATE * m.signum() - m,
+        })
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let pos = Position::startpos();
+    let only = pos.parse_uci("a2a3").expect("legal");
+    let mut limits = depth(5);
+    limits.searchmoves = vec![only];
+    let r = search(&Job::new(pos, limits), 1);
+    assert_eq!(r.best, Some(only));
+}
+
+#[test]
+fn immediate_stop_still_gives_a_legal_move() {
+    let pos = fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let job = Job::new(
+        pos.clone(),
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+    );
+    let tt = TranspositionTable::with_mb(8).expect("8 MB");
+    let signals = Signals::new();
+    signals.stop();
+    let r = run(&job, &tt, &signals, 2, &SilentReporter);
+    assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{r:?}");
+}
+
+#[test]
+fn zero_clock_answers_at_once_with_a_legal_move() {
+    let pos = Position::startpos();
+    let job = Job::new(
+        pos.clone(),
+        Limits {
+            wtime: Some(-100),
+            btime: Some(1000),
+            ..Limits::default()
+        },
+    );
+    let start = std::time::Instant::now();
+    let r = search(&job, 1);
+    assert!(r.best.is_some_and(|m| pos.is_legal(m)));
+    assert!(start.elapsed().as_millis() < 200, "{:?}", start.elapsed());
+}
+
+#[test]
+fn node_limit_is_respected_roughly() {
+    let job = Job::new(
+        Position::startpos(),
+        Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        },
+    );
+    let r = search(&job, 1);
+    assert!(r.nodes >= 20_000 && r.nodes < 20_000 + 2_048, "{}", r.nodes);
+}
+
+#[test]
+fn two_threads_agree_on_a_forced_win() {
+    let pos = fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let r = search(&Job::new(pos.clone(), depth(6)), 2);
+    assert_eq!(r.best.map(|m| m.to_uci(false)), Some("d1d8".to_string()));
+    assert_eq!(Score::from_internal(r.score), Score::Mate(1));
+}
+
+#[test]
+fn ponder_search_waits_for_ponderhit() {
+    let job = Job::new(
+        Position::startpos(),
+        Limits {
+            depth: Some(2),
+            ponder: true,
+            ..Limits::default()
+        },
+    );
+    let tt = TranspositionTable::with_mb(8).expect("8 MB");
+    let signals = Signals::new();
+    signals.prepare(true);
+    std::thread::scope(|s| {
+        let h = s.spawn(|| run(&job, &tt, &signals, 1, &SilentReporter));
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert!(!h.is_finished(), "returned while still pondering");
+        signals.ponderhit();
+        let r = h.join().expect("search thread");
+        assert!(r.best.is_some());
+    });
+}
+
+#[test]
+fn score_conversion_to_moves() {
+    assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+    assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+    assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
+    assert_eq!(Score::from_internal(-MATE + 4), Score::Mate(-2));
+    assert_eq!(Score::from_internal(57), Score::Cp(57));
+}
+
+#[test]
+fn extreme_limits_neither_overflow_nor_hang() {
+    let pos = fen("7k/8/5K2/8/8/8/8/6R1 w - - 0 1");
+    for limits in [
+        Limits {
+            depth: Some(u32::MAX),
+            mate: Some(u32::MAX),
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+        Limits {
+            mate: Some(u32::MAX),
+            ..Limits::default()
+        },
+        Limits {
+            mate: Some(0),
+            depth: Some(0),
+            ..Limits::default()
+        },
+        Limits {
+            movetime: Some(i64::MIN),
+            ..Limits::default()
+        },
+        Limits {
+            wtime: Some(i64::MAX),
+            winc: Some(i64::MAX),
+            movestogo: Some(0),
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+    ] {
+        let r = search(&Job::new(pos.clone(), limits.clone()), 1);
+        assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{limits:?}");
+    }
+}

@@ -1,0 +1,154 @@
+//! How long to think: a soft limit (do not start another iteration after it) and a hard limit
+//! (abort the search), both from the `go` parameters and the `Move Overhead` option.
+
+use std::time::Duration;
+
+use crate::core::Color;
+
+use super::Limits;
+
+/// Moves assumed left in the game when the GUI does not say (sudden death or increment).
+const DEFAULT_MOVES_TO_GO: i64 = 30;
+
+/// The time budget of one search. `None` means no time limit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Past this, do not start a new iteration.
+    pub soft: Option<Duration>,
+    /// Past this, stop at once.
+    pub hard: Option<Duration>,
+}
+
+impl Budget {
+    /// The budget for `side` to move under `limits`, keeping `overhead_ms` per move for the
+    /// GUI's and the pipes' delays. A zero or negative clock gives a budget of zero: the search
+    /// still returns a legal move (its first iteration is never aborted by the clock).
+    ///
+    /// ```
+    /// use ferrum::core::Color;
+    /// use ferrum::search::{Budget, Limits};
+    /// let limits = Limits { wtime: Some(60_000), winc: Some(1_000), ..Limits::default() };
+    /// let b = Budget::new(&limits, Color::White, 30);
+    /// let (soft, hard) = (b.soft.unwrap().as_millis(), b.hard.unwrap().as_millis());
+    /// assert!(soft > 1_000 && soft < 5_000 && hard >= soft && hard < 60_000);
+    /// ```
+    pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> Budget {
+        // Clocks beyond a few years are treated as that much, so the arithmetic cannot overflow.
+        const LONGEST: i64 = 1 << 40;
+        let overhead = (overhead_ms as i64).min(LONGEST);
+        if let Some(mt) = limits.movetime {
+            let t = Duration::from_millis((mt.clamp(0, LONGEST) - overhead).max(0) as u64);
+            return Budget {
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let (time, inc) = match side {
+            Color::White => (limits.wtime, limits.winc),
+            Color::Black => (limits.btime, limits.binc),
+        };
+        let Some(time) = time else {
+            return Budget {
+                soft: None,
+                hard: None,
+            };
+        };
+        let inc = inc.unwrap_or(0).clamp(0, LONGEST);
+        // What may be spent at all: the clock less the overhead, never below zero.
+        let avail = (time.clamp(0, LONGEST) - overhead).max(0);
+        let mtg = limits
+            .movestogo
+            .map_or(DEFAULT_MOVES_TO_GO, |m| (m as i64).clamp(1, 50));
+        // Never plan to spend more than half the remaining clock on one move: on a loaded
+        // machine the process can lose tens of milliseconds to the scheduler, and a low clock
+        // must survive that.
+        let cap = avail / 2;
+        let soft = (avail / mtg + inc * 3 / 4).min(cap / 2).max(0);
+        let hard = (soft * 4).min(cap).max(soft);
+        Budget {
+            soft: Some(Duration::from_millis(soft as u64)),
+            hard: Some(Duration::from_millis(hard as u64)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(d: Option<Duration>) -> i64 {
+        d.map_or(-1, |d| d.as_millis() as i64)
+    }
+
+    #[test]
+    fn no_clock_means_no_limit() {
+        let b = Budget::new(&Limits::default(), Color::White, 30);
+        assert_eq!((b.soft, b.hard), (None, None));
+        let only_black = Limits {
+            btime: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(Budget::new(&only_black, Color::White, 30).hard, None);
+    }
+
+    #[test]
+    fn movetime_keeps_the_overhead() {
+        let l = Limits {
+            movetime: Some(300),
+            ..Limits::default()
+        };
+        let b = Budget::new(&l, Color::Black, 30);
+        assert_eq!((ms(b.soft), ms(b.hard)), (270, 270));
+        for extreme in [i64::MIN, -1, 0, i64::MAX] {
+            let l = Limits {
+                movetime: Some(extreme),
+                ..Limits::default()
+            };
+            let b = Budget::new(&l, Color::White, u64::MAX);
+            assert_eq!(b.soft, b.hard, "{extreme}");
+        }
+    }
+
+    #[test]
+    fn zero_and_negative_clocks_give_zero() {
+        for t in [0, -500, 10] {
+            let l = Limits {
+                wtime: Some(t),
+                winc: Some(-20),
+                ..Limits::default()
+            };
+            let b = Budget::new(&l, Color::White, 30);
+            assert_eq!((ms(b.soft), ms(b.hard)), (0, 0), "wtime {t}");
+        }
+    }
+
+    #[test]
+    fn never_more_than_the_clock_allows() {
+        for (time, inc, mtg) in [
+            (1000, 0, None),
+            (1000, 100, None),
+            (1000, 0, Some(2)),
+            (1000, 0, Some(1)),
+            (2000, 20, None),
+            (100, 2000, None),
+            (300_000, 0, Some(40)),
+            (i64::MAX, i64::MAX, Some(u32::MAX)),
+            (i64::MIN, i64::MIN, Some(0)),
+        ] {
+            let l = Limits {
+                btime: Some(time),
+                binc: Some(inc),
+                movestogo: mtg,
+                ..Limits::default()
+            };
+            let b = Budget::new(&l, Color::Black, 30);
+            let (s, h) = (ms(b.soft), ms(b.hard));
+            assert!(s <= h, "{time} {inc} {mtg:?}");
+            let clock = time.clamp(0, 1 << 40);
+            assert!(
+                h <= ((clock - 30) / 2).max(0),
+                "{time} {inc} {mtg:?}: hard {h}"
+            );
+        }
+    }
+}

@@ -1,0 +1,863 @@
+//! One search thread: iterative deepening at the root, the principal-variation search below it
+//! and the quiescence search at its leaves. Lazy SMP runs several workers on the same root that
+//! share only the transposition table (and the stop signal).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::LazyLock;
+
+use crate::core::{Move, Piece, PieceKind, Position};
+use crate::eval::Evaluator;
+
+use super::ordering::{Heuristics, MovePicker};
+use super::see::{see_ge, value};
+use super::tt::{Bound, Entry, TranspositionTable};
+use super::{
+    Budget, Info, Job, PvInfo, Reporter, Score, SearchResult, Signals, INFINITY, MATE, MATE_BOUND,
+    MAX_PLY,
+};
+
+/// What all workers of one search share.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub signals: &'a Signals,
+    /// Nodes per worker, published every few thousand nodes.
+    pub counters: &'a [AtomicU64],
+    pub budget: Budget,
+}
+
+/// How often (in nodes, minus one) a worker looks at the stop flag, the clock and node limits.
+const POLL_MASK: u64 = 1023;
+
+/// No static evaluation (the side to move is in check).
+const NO_EVAL: i32 = -INFINITY;
+
+/// Late-move reductions by depth and move number, from a log-log formula.
+static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+        }
+    }
+    t
+});
+
+#[inline]
+fn lmr(depth: i32, moves: usize) -> i32 {
+    LMR[(depth as usize).min(63)][moves.min(63)]
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    pv: Vec<Move>,
+    seldepth: usize,
+}
+
+/// Per-ply facts the children look back at.
+#[derive(Copy, Clone, Default)]
+struct Frame {
+    static_eval: i32,
+    mv: Move,
+    piece: Option<Piece>,
+}
+
+pub(crate) struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    job: &'a Job,
+    pos: Position,
+    /// Keys of the game's and the current line's earlier positions, oldest first.
+    keys: Vec<u64>,
+    root_moves: Vec<RootMove>,
+    heur: Heuristics,
+    eval: Evaluator,
+    stack: Vec<Frame>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+    completed_depth: u32,
+    /// Null-move verification: no null move below this ply while verifying.
+    nmp_min_ply: usize,
+    stopped: bool,
+}
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(id: usize, job: &'a Job, shared: &'a Shared<'a>) -> Worker<'a> {
+        let pos = job.position.clone();
+        let mut keys = Vec::with_capacity(job.history.len() + MAX_PLY + 8);
+        keys.extend_from_slice(&job.history);
+        let all = pos.legal_moves();
+        let wanted: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|m| job.limits.searchmoves.contains(m))
+            .collect();
+        // `searchmoves` that name no legal move are ignored rather than leaving nothing to play.
+        let moves: Vec<Move> = if wanted.is_empty() {
+            all.to_vec()
+        } else {
+            wanted
+        };
+        let root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITY,
+                prev_score: -INFINITY,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        Worker {
+            id,
+            shared,
+            job,
+            pos,
+            keys,
+            root_moves,
+            heur: Heuristics::new(MAX_PLY),
+            eval: Evaluator::new(),
+            stack: vec![Frame::default(); MAX_PLY + 4],
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            completed_depth: 0,
+            nmp_min_ply: 0,
+            stopped: false,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    // ---- limits ----
+
+    #[inline]
+    fn poll(&mut self) -> bool {
+        if !self.stopped && self.nodes & POLL_MASK == 0 {
+            self.check_limits();
+        }
+        self.stopped
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared
+            .counters
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    fn publish_nodes(&self) {
+        if let Some(c) = self.shared.counters.get(self.id) {
+            c.store(self.nodes, Ordering::Relaxed);
+        }
+    }
+
+    fn check_limits(&mut self) {
+        self.publish_nodes();
+        let signals = self.shared.signals;
+        if signals.stopped() {
+            self.stopped = true;
+            return;
+        }
+        // The first iteration always finishes, so there is always a searched move to play.
+        if !self.is_main() || self.completed_depth == 0 {
+            return;
+        }
+        let over_nodes = self
+            .job
+            .limits
+            .nodes
+            .is_some_and(|n| self.total_nodes() >= n);
+        let over_time = !signals.pondering()
+            && self
+                .shared
+                .budget
+                .hard
+                .is_some_and(|h| signals.clock_elapsed() >= h);
+        if over_nodes || over_time {
+            signals.stop();
+            self.stopped = true;
+        }
+    }
+
+    // ---- iterative deepening ----
+
+    fn max_depth(&self) -> i32 {
+        let l = &self.job.limits;
+        let cap = MAX_PLY as i32 - 1;
+        match (l.depth, l.mate) {
+            (Some(d), _) => (d.min(cap as u32) as i32).max(1),
+            (None, Some(m))
+                if l.nodes.is_none()
+                    && l.movetime.is_none()
+                    && l.wtime.is_none()
+                    && l.btime.is_none()
+                    && !l.infinite =>
+            {
+                // A mate search with no other limit ends once a mate this long would surely
+                // have been seen.
+                (4 * m.min(MAX_PLY as u32) as i32 + 6).clamp(1, cap)
+            }
+            _ => cap,
+        }
+    }
+
+    /// Runs iterative deepening until a limit or the stop signal; the main worker reports.
+    pub(crate) fn iterate(&mut self, reporter: &dyn Reporter) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let max_depth = self.max_depth();
+        let multipv = self.job.multipv.clamp(1, self.root_moves.len());
+        let mut depth = 1;
+        while depth <= max_depth {
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.aspiration(depth, pv_idx, reporter);
+                self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth as u32;
+            if self.is_main() {
+                self.report_lines(reporter, multipv, None);
+                if self.should_end_after_iteration() {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.publish_nodes();
+    }
+
+    fn should_end_after_iteration(&self) -> bool {
+        let signals = self.shared.signals;
+        let best = self.root_moves[0].score;
+        if let Some(m) = self.job.limits.mate {
+            if best >= MATE - (2 * m.min(MAX_PLY as u32) as i32 - 1) {
+                return true;
+            }
+        }
+        if signals.pondering() {
+            return false;
+        }
+        // A single legal move needs no thought when the clock is running.
+        if self.root_moves.len() == 1 && self.shared.budget.soft.is_some() {
+            return true;
+        }
+        self.shared
+            .budget
+            .soft
+            .is_some_and(|s| signals.clock_elapsed() >= s)
+    }
+
+    fn aspiration(&mut self, depth: i32, pv_idx: usize, reporter: &dyn Reporter) {
+        self.seldepth = 0;
+        let prev = self.root_moves[pv_idx].prev_score;
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            (prev - delta, prev + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.root_search(depth, alpha, beta, pv_idx, reporter);
+            self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+            if self.stopped {
+                return;
+            }
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+                Bound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if self.is_main()
+                && self.job.multipv == 1
+                && self.shared.signals.elapsed().as_millis() > 2_000
+            {
+                self.report_lines(reporter, 1, Some((depth as u32, bound)));
+            }
+            delta += delta / 2;
+            if delta > 1_000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_idx: usize,
+        reporter: &dyn Reporter,
+    ) -> i32 {
+        let mut best = -INFINITY;
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.is_main() && self.shared.signals.elapsed().as_millis() > 3_000 {
+                reporter.info(&Info::CurrMove {
+                    depth: depth as u32,
+                    mv: m,
+                    number: i + 1,
+                });
+            }
+            let quiet = !MovePicker::is_tactical(&self.pos, m);
+            self.stack[0].mv = m;
+            self.stack[0].piece = self.pos.moved_piece(m);
+            self.keys.push(self.pos.key());
+            let undo = self.pos.make(m);
+            self.nodes += 1;
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            let score = if i == pv_idx {
+                -self.search(-beta, -alpha, new_depth, 1, false)
+            } else {
+                let r = if depth >= 3 && quiet && !gives_check && i >= pv_idx + 4 {
+                    (lmr(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, 1, false);
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(-beta, -alpha, new_depth, 1, false);
+                }
+                s
+            };
+            self.pos.unmake(m, &undo);
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            let child_len = self.pv_len[1];
+            let seldepth = self.seldepth;
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1][..child_len]);
+            } else {
+                rm.score = -INFINITY;
+            }
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    // ---- the tree ----
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child = self
+            .pv_len
+            .get(ply + 1)
+            .copied()
+            .unwrap_or(0)
+            .min(MAX_PLY - ply);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let row = &mut head[ply];
+        row[0] = m;
+        if let Some(next) = tail.first() {
+            row[1..=child].copy_from_slice(&next[..child]);
+        }
+        self.pv_len[ply] = child + 1;
+    }
+
+    fn is_draw(&self) -> bool {
+        let pos = &self.pos;
+        if pos.halfmove_clock() >= 100 {
+            // Mate on the hundredth half-move still counts.
+            return !pos.in_check() || pos.has_legal_moves();
+        }
+        let n = self.keys.len();
+        let reach = (pos.halfmove_clock() as usize).min(n);
+        let key = pos.key();
+        let mut back = 2;
+        while back <= reach {
+            if self.keys[n - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        insufficient_material(pos)
+    }
+
+    /// The stored move, if it is legal here (the key may have collided, or another thread may
+    /// have written the slot).
+    fn hash_move(&self, tte: Option<Entry>) -> Move {
+        match tte {
+            Some(e) if !e.mv.is_null() && self.pos.is_legal(e.mv) => e.mv,
+            _ => Move::NULL,
+        }
+    }
+
+    fn evaluate(&mut self) -> i32 {
+        self.eval.evaluate(&self.pos)
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let pv_node = beta - alpha > 1;
+        let in_check = self.pos.in_check();
+
+        if self.is_draw() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key, ply);
+        let tt_move = self.hash_move(tte);
+        if let Some(e) = tte {
+            // Near the fifty-move limit a stored score may hide a draw that is now closer.
+            if !pv_node && e.depth >= depth && self.pos.halfmove_clock() < 90 && e.cuts(alpha, beta)
+            {
+                return e.score;
+            }
+        }
+
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            match tte {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => self.evaluate(),
+            }
+        };
+        // The table's score is a better guess than the static evaluation when its bound allows.
+        let eval = match tte {
+            Some(e) if !in_check => match e.bound {
+                Bound::Lower if e.score > static_eval => e.score,
+                Bound::Upper if e.score < static_eval => e.score,
+                Bound::Exact => e.score,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && (self.stack[ply - 2].static_eval == NO_EVAL
+                || static_eval > self.stack[ply - 2].static_eval);
+        self.heur.clear_killers(ply + 1);
+
+        let us = self.pos.side_to_move();
+        let has_pieces = (self.pos.color_bb(us)
+            & !(self.pos.pieces(PieceKind::Pawn) | self.pos.pieces(PieceKind::King)))
+        .any();
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta with little depth left, a quiet move will not
+            // bring it back down.
+            if depth <= 8
+                && eval.abs() < MATE_BOUND
+                && eval - 80 * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Null move: if passing still fails high, a real move will too. Not without pieces
+            // (zugzwang), not twice in a row, and verified at great depth.
+            if depth >= 3
+                && eval >= beta
+                && has_pieces
+                && ply >= self.nmp_min_ply
+                && beta > -MATE_BOUND
+                && self.stack[ply - 1].mv != Move::NULL
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply].mv = Move::NULL;
+                self.stack[ply].piece = None;
+                self.keys.push(key);
+                let undo = self.pos.make_null();
+                let null = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.unmake_null(&undo);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if null >= beta {
+                    let null = if null >= MATE_BOUND { beta } else { null };
+                    if self.nmp_min_ply > 0 || depth < 12 {
+                        return null;
+                    }
+                    self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                    let v = self.search(beta - 1, beta, depth - r, ply, false);
+                    self.nmp_min_ply = 0;
+                    if v >= beta {
+                        return null;
+                    }
+                }
+            }
+        }
+
+        // Without a hash move this node was not searched before: spend less on it.
+        if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let prev = if ply >= 1 {
+            let f = self.stack[ply - 1];
+            f.piece.map(|p| (p, f.mv))
+        } else {
+            None
+        };
+        let killers = self.heur.killers(ply);
+        let counter = self.heur.counter(prev);
+        let mut picker = MovePicker::new(tt_move, killers, counter);
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut legal = 0usize;
+        let mut searched = 0usize;
+        let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
+        let mut n_quiets = 0usize;
+        let lmp_limit = (3 + depth * depth) as usize / (2 - improving as usize);
+
+        while let Some(m) = picker.next(&self.pos, &self.heur) {
+            legal += 1;
+            let quiet = !MovePicker::is_tactical(&self.pos, m);
+            if best_score > -MATE_BOUND && has_pieces {
+                if quiet {
+                    if !in_check && depth <= 8 && legal > lmp_limit {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if !in_check && depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if depth <= 6 && !see_ge(&self.pos, m, -25 * depth * depth) {
+                        continue;
+                    }
+                } else if depth <= 6 && !see_ge(&self.pos, m, -90 * depth) {
+                    continue;
+                }
+            }
+
+            self.stack[ply].mv = m;
+            self.stack[ply].piece = self.pos.moved_piece(m);
+            self.keys.push(key);
+            let undo = self.pos.make(m);
+            self.shared.tt.prefetch(self.pos.key());
+            let gives_check = self.pos.in_check();
+            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let new_depth = depth - 1 + extension;
+            searched += 1;
+
+            let score = if searched == 1 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched > 1 + pv_node as usize && quiet {
+                    r = lmr(depth, searched);
+                    r += !pv_node as i32;
+                    r += !improving as i32;
+                    r += cut_node as i32;
+                    r -= gives_check as i32;
+                    if quiet {
+                        r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
+                        r -= self.heur.history(us, m) / 6_000;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if pv_node && s > alpha && s < beta {
+                    s = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+                s
+            };
+            self.pos.unmake(m, &undo);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = m;
+                n_quiets += 1;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.heur
+                                .on_cutoff(us, ply, depth, m, &quiets_tried[..n_quiets], prev);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        if legal == 0 {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if pv_node && !best_move.is_null() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, ply, best_move, best_score, static_eval, depth, bound);
+        best_score
+    }
+
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        if self.is_draw() {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key, ply);
+        if let Some(e) = tte {
+            if !pv_node && e.cuts(alpha, beta) {
+                return e.score;
+            }
+        }
+        let tt_move = self.hash_move(tte);
+
+        let static_eval;
+        let mut best;
+        if in_check {
+            static_eval = NO_EVAL;
+            best = -INFINITY;
+        } else {
+            static_eval = match tte {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => self.evaluate(),
+            };
+            best = static_eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let mut picker = if in_check {
+            MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL)
+        } else {
+            MovePicker::captures_only(tt_move)
+        };
+        let mut best_move = Move::NULL;
+        let mut legal = 0;
+        while let Some(m) = picker.next(&self.pos, &self.heur) {
+            legal += 1;
+            if !in_check {
+                // Delta pruning: even winning the piece outright would not reach alpha.
+                if m.promotion().is_none() {
+                    let gain = self.pos.captured_piece(m).map_or(0, |p| value(p.kind));
+                    if static_eval + gain + 150 <= alpha {
+                        continue;
+                    }
+                }
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.stack[ply].mv = m;
+            self.stack[ply].piece = self.pos.moved_piece(m);
+            self.keys.push(key);
+            let undo = self.pos.make(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.pos.unmake(m, &undo);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, ply, best_move, best, static_eval, 0, bound);
+        best
+    }
+
+    // ---- reporting ----
+
+    fn report_lines(&self, reporter: &dyn Reporter, lines: usize, bound: Option<(u32, Bound)>) {
+        self.publish_nodes();
+        let nodes = self.total_nodes();
+        let elapsed = self.shared.signals.elapsed();
+        let ms = elapsed.as_millis() as u64;
+        let nps = (nodes as u128 * 1000 / (elapsed.as_millis().max(1))) as u64;
+        let hashfull = self.shared.tt.hashfull();
+        for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
+            let (depth, b) = match bound {
+                Some((d, b)) => (d, Some(b)),
+                None => (self.completed_depth, None),
+            };
+            let score = if rm.score == -INFINITY {
+                rm.prev_score
+            } else {
+                rm.score
+            };
+            if score == -INFINITY {
+                continue;
+            }
+            reporter.info(&Info::Pv(PvInfo {
+                depth,
+                seldepth: rm.seldepth.max(1) as u32,
+                multipv: i + 1,
+                score: Score::from_internal(score),
+                bound: b,
+                nodes,
+                nps,
+                hashfull,
+                time_ms: ms,
+                pv: rm.pv.clone(),
+            }));
+        }
+    }
+
+    /// The best root move, the expected reply and the score.
+    pub(crate) fn result(&self) -> SearchResult {
+        let chess960 = self.pos.is_chess960();
+        let Some(rm) = self.root_moves.first() else {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: if self.pos.in_check() { -MATE } else { 0 },
+                depth: 0,
+                nodes: self.nodes,
+                chess960,
+            };
+        };
+        let ponder = rm.pv.get(1).copied().or_else(|| {
+            let mut p = self.pos.clone();
+            p.make(rm.mv);
+            self.shared
+                .tt
+                .probe(p.key(), 1)
+                .map(|e| e.mv)
+                .filter(|&m| !m.is_null() && p.is_legal(m))
+        });
+        SearchResult {
+            best: Some(rm.mv),
+            ponder,
+            score: if rm.score == -INFINITY {
+                rm.prev_score
+            } else {
+                rm.score
+            },
+            depth: self.completed_depth,
+            nodes: self.nodes,
+            chess960,
+        }
+    }
+}
+
+/// No sequence of legal moves can mate: kings alone, a lone minor piece, or bishops all on
+/// squares of one colour.
+pub(crate) fn insufficient_material(pos: &Position) -> bool {
+    use crate::core::Bitboard;
+    let heavy =
+        pos.pieces(PieceKind::Pawn) | pos.pieces(PieceKind::Rook) | pos.pieces(PieceKind::Queen);
+    if heavy.any() {
+        return false;
+    }
+    let knights = pos.pieces(PieceKind::Knight);
+    let bishops = pos.pieces(PieceKind::Bishop);
+    let minors = knights | bishops;
+    if minors.count() <= 1 {
+        return true;
+    }
+    knights.is_empty()
+        && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & Bitboard::DARK).is_empty())
+}

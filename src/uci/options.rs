@@ -1,0 +1,230 @@
+//! The UCI options: how they are declared to the GUI and how a `setoption` is checked. Pure, so
+//! the rules (names are case-insensitive, values must be in range) are tested on their own.
+
+use crate::search::DEFAULT_MOVE_OVERHEAD;
+
+/// The option values the loop uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Hash table size in megabytes.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// The GUI may send `go ponder`.
+    pub ponder: bool,
+    /// Milliseconds kept back per move.
+    pub move_overhead: u64,
+    /// Castling written king-takes-rook, Chess960 FENs.
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: spin(SpinKind::Hash).default as usize,
+            threads: spin(SpinKind::Threads).default as usize,
+            multipv: spin(SpinKind::MultiPv).default as usize,
+            ponder: false,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            chess960: false,
+        }
+    }
+}
+
+/// One accepted `setoption`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// `Hash`, in MB.
+    Hash(usize),
+    /// `Threads`.
+    Threads(usize),
+    /// `MultiPV`.
+    MultiPv(usize),
+    /// `Ponder`.
+    Ponder(bool),
+    /// `Move Overhead`, in ms.
+    MoveOverhead(u64),
+    /// The `Clear Hash` button.
+    ClearHash,
+    /// `UCI_Chess960`.
+    Chess960(bool),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum SpinKind {
+    Hash,
+    Threads,
+    MultiPv,
+    MoveOverhead,
+}
+
+struct Spin {
+    kind: SpinKind,
+    name: &'static str,
+    default: i64,
+    min: i64,
+    max: i64,
+}
+
+const SPINS: [Spin; 4] = [
+    Spin {
+        kind: SpinKind::Hash,
+        name: "Hash",
+        default: 16,
+        min: 1,
+        max: 65_536,
+    },
+    Spin {
+        kind: SpinKind::Threads,
+        name: "Threads",
+        default: 1,
+        min: 1,
+        max: 256,
+    },
+    Spin {
+        kind: SpinKind::MultiPv,
+        name: "MultiPV",
+        default: 1,
+        min: 1,
+        max: 256,
+    },
+    Spin {
+        kind: SpinKind::MoveOverhead,
+        name: "Move Overhead",
+        default: DEFAULT_MOVE_OVERHEAD as i64,
+        min: 0,
+        max: 5_000,
+    },
+];
+
+fn spin(kind: SpinKind) -> &'static Spin {
+    let mut found = &SPINS[0];
+    for s in &SPINS {
+        if s.kind == kind {
+            found = s;
+        }
+    }
+    found
+}
+
+/// The `option …` lines sent in reply to `uci`.
+pub fn declarations() -> Vec<String> {
+    let mut lines: Vec<String> = SPINS
+        .iter()
+        .map(|s| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                s.name, s.default, s.min, s.max
+            )
+        })
+        .collect();
+    lines.push("option name Ponder type check default false".to_string());
+    lines.push("option name Clear Hash type button".to_string());
+    lines.push("option name UCI_Chess960 type check default false".to_string());
+    lines
+}
+
+fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("option {name} takes true or false")),
+    }
+}
+
+/// Checks a `setoption`. Names are matched without regard to case; a spin value out of its
+/// range is refused (the option keeps its value), not clamped.
+///
+/// ```
+/// use ferrum::uci::options::{parse_setoption, Change};
+/// assert_eq!(parse_setoption("move overhead", Some("50")), Ok(Change::MoveOverhead(50)));
+/// assert!(parse_setoption("Hash", Some("0")).is_err());
+/// assert_eq!(parse_setoption("Clear Hash", None), Ok(Change::ClearHash));
+/// ```
+pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Change, String> {
+    let lower = name.trim().to_ascii_lowercase();
+    if let Some(s) = SPINS.iter().find(|s| s.name.to_ascii_lowercase() == lower) {
+        let text = value.map(str::trim).unwrap_or("");
+        let v: i64 = text
+            .parse()
+            .map_err(|_| format!("option {} needs a whole number, found '{text}'", s.name))?;
+        if v < s.min || v > s.max {
+            return Err(format!(
+                "option {} must be between {} and {}, not {v}; unchanged",
+                s.name, s.min, s.max
+            ));
+        }
+        return Ok(match s.kind {
+            SpinKind::Hash => Change::Hash(v as usize),
+            SpinKind::Threads => Change::Threads(v as usize),
+            SpinKind::MultiPv => Change::MultiPv(v as usize),
+            SpinKind::MoveOverhead => Change::MoveOverhead(v as u64),
+        });
+    }
+    match lower.as_str() {
+        "ponder" => check_value("Ponder", value).map(Change::Ponder),
+        "uci_chess960" => check_value("UCI_Chess960", value).map(Change::Chess960),
+        "clear hash" => Ok(Change::ClearHash),
+        _ => Err(format!("unknown option '{}'", name.trim())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_well_formed_and_unique() {
+        let lines = declarations();
+        let mut names: Vec<String> = lines
+            .iter()
+            .map(|l| {
+                let rest = l.strip_prefix("option name ").expect("prefix");
+                rest[..rest.find(" type ").expect("type")].to_string()
+            })
+            .collect();
+        assert_eq!(names.len(), 7);
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 7);
+        assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 65536".into()));
+    }
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(parse_setoption("HASH", Some("64")), Ok(Change::Hash(64)));
+        assert_eq!(
+            parse_setoption("Threads", Some(" 2 ")),
+            Ok(Change::Threads(2))
+        );
+        assert_eq!(
+            parse_setoption("multipv", Some("3")),
+            Ok(Change::MultiPv(3))
+        );
+        assert!(parse_setoption("Threads", Some("0")).is_err());
+        assert!(parse_setoption("Threads", Some("999")).is_err());
+        assert!(parse_setoption("Hash", Some("lots")).is_err());
+        assert!(parse_setoption("Hash", None).is_err());
+        assert!(parse_setoption("Move Overhead", Some("-1")).is_err());
+        assert_eq!(
+            parse_setoption("Ponder", Some("TRUE")),
+            Ok(Change::Ponder(true))
+        );
+        assert!(parse_setoption("Ponder", Some("yes")).is_err());
+        assert_eq!(
+            parse_setoption("uci_chess960", Some("false")),
+            Ok(Change::Chess960(false))
+        );
+        assert!(parse_setoption("Contempt", Some("10")).is_err());
+    }
+
+    #[test]
+    fn defaults_match_the_declarations() {
+        let o = Options::default();
+        assert_eq!((o.hash_mb, o.threads, o.multipv), (16, 1, 1));
+        assert_eq!(o.move_overhead, DEFAULT_MOVE_OVERHEAD);
+        assert!(!o.ponder && !o.chess960);
+    }
+}

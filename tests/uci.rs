@@ -1,0 +1,167 @@
+//! The UCI engine end to end, through the built binary and its pipes: what a GUI sees.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start ferrum");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Lines until one starts with `prefix` (returned last), or `None` after `timeout`.
+    fn until(&self, prefix: &str, timeout: Duration) -> Option<Vec<String>> {
+        let end = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = end.checked_duration_since(Instant::now())?;
+            let line = self.lines.recv_timeout(left).ok()?;
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return Some(seen);
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn silent_until_uci_then_handshake() {
+    let mut e = Engine::start();
+    assert!(
+        e.lines.recv_timeout(Duration::from_millis(200)).is_err(),
+        "printed before uci"
+    );
+    e.send("uci");
+    let lines = e.until("uciok", Duration::from_secs(5)).expect("uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Ferrum")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin")));
+}
+
+#[test]
+fn responsive_during_infinite_search_and_quick_to_stop() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok", Duration::from_secs(5)).expect("uciok");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(2)).expect("readyok");
+    assert!(asked.elapsed() < Duration::from_secs(1));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let asked = Instant::now();
+    e.send("stop");
+    let lines = e
+        .until("bestmove", Duration::from_secs(2))
+        .expect("bestmove");
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        asked.elapsed()
+    );
+    let best = lines.last().cloned().unwrap_or_default();
+    assert!(
+        best.split_whitespace().nth(1).is_some_and(|m| m.len() >= 4),
+        "{best}"
+    );
+    e.send("quit");
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(2) {
+        if let Ok(Some(status)) = e.child.try_wait() {
+            assert!(status.success());
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("did not exit after quit");
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_plays_on_the_clock() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 2000 btime 2000");
+    let early = e.until("bestmove", Duration::from_millis(700));
+    assert!(early.is_none(), "bestmove while pondering: {early:?}");
+    e.send("ponderhit");
+    let lines = e
+        .until("bestmove", Duration::from_secs(3))
+        .expect("bestmove after ponderhit");
+    assert!(lines.last().is_some_and(|l| l.len() > "bestmove ".len()));
+}
+
+#[test]
+fn bench_command_line_ends_with_nodes_and_nps() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .args(["bench", "4"])
+        .output()
+        .expect("run bench");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or_default().to_string();
+    let w: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(w.len(), 4, "{last}");
+    assert!(
+        w[0].parse::<u64>().is_ok() && w[1] == "nodes" && w[3] == "nps",
+        "{last}"
+    );
+    // Deterministic: the same count twice.
+    let again = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .args(["bench", "4"])
+        .output()
+        .expect("run bench");
+    let again = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(
+        again
+            .lines()
+            .last()
+            .and_then(|l| l.split_whitespace().next()),
+        Some(w[0])
+    );
+}
