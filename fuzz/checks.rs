@@ -168,3 +168,99 @@ pub fn check_book(data: &[u8]) {
         pos = BookPosition::new(next, None);
     }
 }
+
+/// Moves the `uci_session` target may write into `position … moves` and `play`: real moves of
+/// the usual positions mixed with nonsense.
+const MOVE_WORDS: [&str; 16] = [
+    "e2e4", "e7e5", "g1f3", "b8c6", "e1g1", "e1h1", "d7d8q", "a7a8n", "e5d6", "Nf3", "O-O", "exd6",
+    "0000", "e9e4", "Qxf7#", "h1h8",
+];
+
+/// The positions the `uci_session` target starts from.
+const SESSION_STARTS: [&str; 5] = [
+    "position startpos",
+    "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+    "position fen 4k3/1P6/8/3pP3/8/8/8/4K2R w K d6 0 1",
+    "position fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1",
+];
+
+/// The whole UCI loop fed a command sequence chosen by the input bytes (positions, short
+/// searches, stop, options, the rules pipe, interleaved without waiting): every `bestmove` is
+/// legal in the position its `go` searched (or `0000` when there was no legal move), and the
+/// loop still answers `isready` at the end.
+pub fn check_uci_session(data: &[u8]) {
+    let out = SharedOut::default();
+    let mut session = Session::new(out.clone());
+    // The position each `go` searched, in order: searches answer in the order they started,
+    // because a new `go` stops the previous search and waits for its answer.
+    let mut searched: Vec<Position> = Vec::new();
+    let mut bytes = data.iter().copied().take(48);
+    let mut next = move || bytes.next();
+    while let Some(op) = next() {
+        let arg = next().unwrap_or(0) as usize;
+        let line = match op % 16 {
+            0 => SESSION_STARTS[arg % SESSION_STARTS.len()].to_string(),
+            1 => format!(
+                "{} moves {} {}",
+                SESSION_STARTS[arg % SESSION_STARTS.len()],
+                MOVE_WORDS[arg % MOVE_WORDS.len()],
+                MOVE_WORDS[(arg / 3) % MOVE_WORDS.len()]
+            ),
+            2 => format!("go depth {}", 1 + arg % 3),
+            3 => format!("go nodes {}", 1 + arg * 8),
+            4 => format!("go movetime {}", arg % 6),
+            5 => "go infinite".to_string(),
+            6 => format!("go wtime {} btime {} winc 0 binc 0", arg as i64 - 20, arg),
+            7 => "stop".to_string(),
+            8 => "isready".to_string(),
+            9 => format!("setoption name Threads value {}", 1 + arg % 2),
+            10 => format!("setoption name MultiPV value {}", 1 + arg % 4),
+            11 => format!("setoption name UCI_Chess960 value {}", arg % 2 == 0),
+            12 => format!("play {}", MOVE_WORDS[arg % MOVE_WORDS.len()]),
+            13 => ["undo", "legalmoves", "outcome", "ucinewgame"][arg % 4].to_string(),
+            14 => format!("setoption name Hash value {}", 1 + arg % 4),
+            _ => [
+                "d",
+                "eval",
+                "ponderhit",
+                "setoption name OwnBook value true",
+            ][arg % 4]
+                .to_string(),
+        };
+        if line.starts_with("go") {
+            searched.push(session.position().clone());
+        }
+        session.handle_line(&line);
+    }
+    session.handle_line("stop");
+    session.wait_for_search();
+    session.handle_line("isready");
+    let bytes = out.0.lock().expect("output lock").clone();
+    let reply = String::from_utf8_lossy(&bytes).into_owned();
+    assert!(
+        reply.trim_end().ends_with("readyok"),
+        "no readyok at the end: {reply}"
+    );
+    let best: Vec<&str> = reply
+        .lines()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(best.len(), searched.len(), "one bestmove per go: {reply}");
+    for (answer, pos) in best.iter().zip(&searched) {
+        let mv = answer.split_whitespace().next().unwrap_or("");
+        if mv == "0000" {
+            assert!(
+                !pos.has_legal_moves(),
+                "0000 with legal moves in {}",
+                pos.fen()
+            );
+        } else {
+            assert!(
+                pos.parse_uci(mv).is_ok(),
+                "bestmove {mv} is illegal in {}: {reply}",
+                pos.fen()
+            );
+        }
+    }
+}

@@ -295,6 +295,11 @@ mod fuzz_corpus_replay {
     }
 
     #[test]
+    fn uci_session_corpus() {
+        replay("uci_session", checks::check_uci_session);
+    }
+
+    #[test]
     fn book_corpus() {
         replay("book", checks::check_book);
     }

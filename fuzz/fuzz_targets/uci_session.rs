@@ -1,0 +1,8 @@
+//! The whole UCI loop against command sequences chosen by arbitrary bytes (invariants in
+//! `fuzz/checks.rs`).
+#![no_main]
+
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::check_uci_session(data));
