@@ -1,13 +1,17 @@
 //! The `ferrum` binary: with no subcommand it speaks UCI on stdin/stdout; subcommands run
-//! perft and the other tools from the command line.
+//! perft, build and probe opening books, and the other tools from the command line.
 
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand};
-use ferrum::core::{divide, Position};
+use clap::{Parser, Subcommand, ValueEnum};
+use ferrum::book::{Book, BookBuilder, BookPosition, BuildOptions, GameResult};
+use ferrum::core::{divide, Color, Position};
+use ferrum::rules::{referee, PgnReader};
 use ferrum::uci::Session;
 
 #[derive(Parser)]
@@ -40,6 +44,21 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Referee a PGN file: replay every game through the rules and print one line per game
+    /// (game number, plies, result tag, the rules' outcome, final FEN, or the first illegal
+    /// move). Exits with status 1 when a game has an illegal or unreadable move.
+    Pgn {
+        /// The PGN file, or `-` for standard input.
+        file: String,
+        /// Print one JSON object per game instead.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Polyglot opening books: build one from games, or look a position up.
+    Book {
+        #[command(subcommand)]
+        command: BookCmd,
+    },
     /// Search the fixed bench positions to a fixed depth on one thread; the last line is
     /// `N nodes M nps` (the node count is the search's signature).
     Bench {
@@ -47,6 +66,48 @@ enum Cmd {
         #[arg(default_value_t = ferrum::search::BENCH_DEPTH)]
         depth: u32,
     },
+}
+
+#[derive(Subcommand)]
+enum BookCmd {
+    /// Build a Polyglot book from games. Weights come from results: 2 per win, 1 per draw (or
+    /// unknown result), 0 per loss of the side that played the move.
+    Build {
+        /// The games: a PGN file (`.pgn`, read through the rules; bad games are skipped), or
+        /// a UCI game list (one game per line: result, then UCI moves from the start
+        /// position, like book/ferrum.uci).
+        games: PathBuf,
+        /// Where to write the book.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Use only the first N plies of each game.
+        #[arg(long, default_value_t = 1024)]
+        max_ply: usize,
+        /// Keep a move only if at least N games played it in its position.
+        #[arg(long, default_value_t = 1)]
+        min_games: u32,
+        /// Use only the moves of COLOR in games COLOR won (repeat for both colours).
+        #[arg(long, value_enum)]
+        only_wins_of: Vec<ColorArg>,
+    },
+    /// Print a position's Polyglot key (`key <16 hex digits>`), then its book moves as
+    /// `<uci move> <weight>`, best first.
+    Probe {
+        /// The book (default: Ferrum's embedded book).
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// The position (default: the start position). Its en-passant field counts.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (UCI) to play from the position first.
+        moves: Vec<String>,
+    },
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum ColorArg {
+    White,
+    Black,
 }
 
 fn main() -> ExitCode {
@@ -63,6 +124,38 @@ fn main() -> ExitCode {
             divide,
             threads,
         }) => perft(depth, fen.as_deref(), chess960, divide, threads),
+        Some(Cmd::Pgn { file, json }) => match pgn(&file, json) {
+            Ok(0) => Ok(()),
+            Ok(_) => return ExitCode::FAILURE,
+            Err(e) => Err(e),
+        },
+        Some(Cmd::Book {
+            command:
+                BookCmd::Build {
+                    games,
+                    output,
+                    max_ply,
+                    min_games,
+                    only_wins_of,
+                },
+        }) => {
+            let only_wins_of = only_wins_of
+                .iter()
+                .map(|c| match c {
+                    ColorArg::White => Color::White,
+                    ColorArg::Black => Color::Black,
+                })
+                .collect();
+            let options = BuildOptions {
+                max_ply,
+                min_games,
+                only_wins_of,
+            };
+            book_build(&games, &output, options)
+        }
+        Some(Cmd::Book {
+            command: BookCmd::Probe { book, fen, moves },
+        }) => book_probe(book.as_deref(), fen.as_deref(), &moves),
         Some(Cmd::Bench { depth }) => {
             let r = ferrum::search::bench(depth);
             println!("{} nodes {} nps", r.nodes, r.nps());
@@ -119,5 +212,169 @@ fn perft(
         secs,
         total as f64 / secs.max(1e-9) / 1e6
     );
+    Ok(())
+}
+
+/// Referees every game of `file` (`-` for stdin); returns how many games had an error.
+fn pgn(file: &str, json: bool) -> Result<usize> {
+    let mut bytes = Vec::new();
+    if file == "-" {
+        io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("reading standard input")?;
+    } else {
+        bytes = std::fs::read(file).with_context(|| format!("reading {file}"))?;
+    }
+    // Old PGN files are often Latin-1: keep going, only names in tags can be affected.
+    let text = String::from_utf8_lossy(&bytes);
+    let progress = io::stderr().is_terminal();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut failed = 0;
+    let mut games = 0;
+    let start = Instant::now();
+    for report in referee(&text) {
+        games += 1;
+        if report.error.is_some() {
+            failed += 1;
+        }
+        let line = if json {
+            report.to_json()
+        } else {
+            report.to_line()
+        };
+        if writeln!(out, "{line}").is_err() {
+            // The reader has gone (a closed pipe): nothing more to say.
+            return Ok(failed);
+        }
+        if progress && games % 1000 == 0 {
+            eprint!(
+                "\r{games} games, {failed} with errors, {:.1} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    if progress && games >= 1000 {
+        eprintln!(
+            "\r{games} games, {failed} with errors, {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let _ = out.flush();
+    Ok(failed)
+}
+
+fn book_build(games: &Path, output: &Path, options: BuildOptions) -> Result<()> {
+    let mut builder = BookBuilder::new(options);
+    let start = Instant::now();
+    let pgn = games
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    let skipped = if pgn {
+        add_pgn_games(&mut builder, games)?
+    } else {
+        add_uci_list(&mut builder, games)?;
+        0
+    };
+    let writer = builder.finish();
+    let mut out =
+        File::create(output).with_context(|| format!("cannot create {}", output.display()))?;
+    writer
+        .write_to(&mut out)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    eprintln!(
+        "{} games{} -> {} entries in {} ({:.1} s)",
+        builder.games(),
+        if pgn {
+            format!(" ({skipped} skipped)")
+        } else {
+            String::new()
+        },
+        writer.len(),
+        output.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Adds the games of a UCI game list; stops at the first bad line.
+fn add_uci_list(builder: &mut BookBuilder, games: &Path) -> Result<()> {
+    let file = File::open(games).with_context(|| format!("cannot open {}", games.display()))?;
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", games.display()))?;
+        let added = builder
+            .add_uci_line(&line)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("{} line {}", games.display(), i + 1))?;
+        if added && builder.games() % 10_000 == 0 {
+            eprintln!(
+                "{} games, {} positions and moves",
+                builder.games(),
+                builder.positions()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Adds the games of a PGN file, each read through the rules; a game with an illegal or
+/// unreadable move, or a Chess960 game (Polyglot keys are for standard chess), is skipped with
+/// a note on stderr. Returns how many were skipped.
+fn add_pgn_games(builder: &mut BookBuilder, games: &Path) -> Result<usize> {
+    let bytes = std::fs::read(games).with_context(|| format!("cannot read {}", games.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut skipped = 0;
+    for read in PgnReader::new(&text) {
+        let game = match read {
+            Ok(g) if !g.game.is_chess960() => g,
+            Ok(g) => {
+                skipped += 1;
+                eprintln!("skipping a Chess960 game ({} plies)", g.game.ply());
+                continue;
+            }
+            Err(e) => {
+                skipped += 1;
+                eprintln!("skipping {}: {e}", games.display());
+                continue;
+            }
+        };
+        let from = BookPosition::from_fen(&game.game.start_position().fen())
+            .context("a game's starting position")?;
+        let moves: Vec<String> = game
+            .game
+            .history()
+            .iter()
+            .map(|m| m.to_uci(false))
+            .collect();
+        let result: GameResult = game.result().parse().unwrap_or(GameResult::Unknown);
+        builder
+            .add_uci_game(&from, moves.iter().map(String::as_str), result)
+            .with_context(|| format!("{}", games.display()))?;
+    }
+    Ok(skipped)
+}
+
+fn book_probe(path: Option<&Path>, fen: Option<&str>, moves: &[String]) -> Result<()> {
+    let loaded;
+    let book = match path {
+        Some(p) => {
+            loaded = Book::open(p)?;
+            &loaded
+        }
+        None => Book::embedded(),
+    };
+    let mut pos = match fen {
+        Some(f) => BookPosition::from_fen(f).context("bad --fen")?,
+        None => BookPosition::startpos(),
+    };
+    for m in moves {
+        pos.play_uci(m)?;
+    }
+    let mut out = io::stdout().lock();
+    writeln!(out, "key {:016x}", pos.key())?;
+    let chess960 = pos.position().is_chess960();
+    for b in book.probe(&pos) {
+        writeln!(out, "{} {}", b.mv.to_uci(chess960), b.weight)?;
+    }
     Ok(())
 }

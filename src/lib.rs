@@ -4,6 +4,10 @@
 //!
 //! - [`core`]: bitboards, magic attack tables, positions with make/unmake and Zobrist keys,
 //!   FEN (with Chess960 X-FEN and Shredder-FEN), legal move generation and perft.
+//! - [`rules`]: the exact-rules game API on the core: [`Game`] (UCI and SAN moves, undo,
+//!   outcomes, draw claims), typed [`MoveError`]s, SAN and PGN, [`SharedGame`] for online play.
+//! - [`book`]: Polyglot opening books (keys, probing, writing, building) and Ferrum's
+//!   embedded default book.
 //! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
 //! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP.
 //! - [`uci`]: the UCI command parser and loop.
@@ -17,10 +21,14 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod core;
 pub mod eval;
+pub mod rules;
 pub mod search;
 pub mod uci;
+
+pub use rules::{Game, MoveError, Outcome, SharedGame};
 
 /// The README's code examples, compiled and run as doctests so the README stays true.
 #[cfg(doctest)]

@@ -252,3 +252,50 @@ mod fen_properties {
         }
     }
 }
+
+/// Replays the committed fuzz corpora (`fuzz/corpus/*`) through the fuzz targets' checks, so
+/// every input the fuzzer ever found interesting stays covered without a fuzzer in CI.
+#[path = "../fuzz/checks.rs"]
+mod checks;
+
+mod fuzz_corpus_replay {
+    use super::checks;
+
+    fn replay(target: &str, check: fn(&[u8])) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/corpus")
+            .join(target);
+        let mut files = 0;
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.expect("corpus entry").path();
+            check(&std::fs::read(&path).expect("corpus file"));
+            files += 1;
+        }
+        assert!(files > 20, "{target}: only {files} corpus files");
+    }
+
+    #[test]
+    fn fen_corpus() {
+        replay("fen", checks::check_fen);
+    }
+
+    #[test]
+    fn uci_line_corpus() {
+        replay("uci_line", checks::check_uci_lines);
+    }
+
+    #[test]
+    fn pgn_corpus() {
+        replay("pgn", checks::check_pgn);
+    }
+
+    #[test]
+    fn san_corpus() {
+        replay("san", checks::check_san);
+    }
+
+    #[test]
+    fn book_corpus() {
+        replay("book", checks::check_book);
+    }
+}

@@ -132,7 +132,7 @@ impl Position {
         self.fen_with(false)
     }
 
-    /// The FEN with a Shredder-FEN castling field (`HAha`) in Chess960 positions.
+    /// The FEN with a Shredder-FEN castling field: the castling rooks' file letters (`HAha`).
     pub fn fen_shredder(&self) -> String {
         self.fen_with(true)
     }
@@ -187,18 +187,12 @@ impl Position {
                     continue;
                 }
                 let rook = self.castling.rook_square(i);
-                let c = if !self.chess960 {
-                    if side == CastleSide::King {
-                        'k'
-                    } else {
-                        'q'
-                    }
-                } else if shredder || self.outer_rook(color, side) != Some(rook) {
-                    (b'a' + rook.file()) as char
-                } else if side == CastleSide::King {
-                    'k'
-                } else {
-                    'q'
+                let letter =
+                    shredder || (self.chess960 && self.outer_rook(color, side) != Some(rook));
+                let c = match side {
+                    _ if letter => (b'a' + rook.file()) as char,
+                    CastleSide::King => 'k',
+                    CastleSide::Queen => 'q',
                 };
                 out.push(if color == Color::White {
                     c.to_ascii_uppercase()
@@ -487,6 +481,17 @@ mod tests {
         // The capture would expose the black king along the rank: dropped.
         let pos = Position::from_fen("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1").unwrap();
         assert_eq!(pos.en_passant(), None);
+    }
+
+    /// Found by the `fen` fuzz target: a standard position's Shredder-FEN said `k`, which a
+    /// Chess960 reader takes for the outermost rook and writes back as `h`.
+    #[test]
+    fn shredder_fen_uses_file_letters_for_standard_positions_too() {
+        let pos = Position::from_fen("4k2r/8/8/8/8/8/8/5K2 b k - 0 1").unwrap();
+        assert_eq!(pos.fen_shredder(), "4k2r/8/8/8/8/8/8/5K2 b h - 0 1");
+        assert_eq!(pos.fen(), "4k2r/8/8/8/8/8/8/5K2 b k - 0 1");
+        let back = Position::from_fen_960(&pos.fen_shredder()).unwrap();
+        assert_eq!(back.fen_shredder(), pos.fen_shredder());
     }
 
     #[test]

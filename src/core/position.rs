@@ -47,6 +47,7 @@ pub struct Undo {
     rights: CastlingRights,
     ep: Option<Square>,
     halfmove: u16,
+    fullmove: u16,
     key: u64,
     pawn_key: u64,
     checkers: Bitboard,
@@ -216,6 +217,19 @@ impl Position {
                 & (self.pieces(PieceKind::Bishop) | self.pieces(PieceKind::Queen)))
     }
 
+    /// The pieces attacking `color`'s king (kings never give check, so they are left out).
+    #[inline(always)]
+    fn attacks_on_king(&self, color: Color) -> Bitboard {
+        let ksq = self.king_square(color);
+        let enemy = !color;
+        let occ = self.occupied();
+        ((knight_attacks(ksq) & self.by_kind[PieceKind::Knight.index()])
+            | (pawn_attacks(color, ksq) & self.by_kind[PieceKind::Pawn.index()]))
+            & self.by_color[enemy.index()]
+            | (rook_attacks(ksq, occ) & self.rook_movers(enemy))
+            | (bishop_attacks(ksq, occ) & self.bishop_movers(enemy))
+    }
+
     /// True when a piece of `by` attacks `sq`, were the board occupied as `occ`.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
@@ -261,6 +275,7 @@ impl Position {
             rights: self.castling.rights,
             ep: self.ep,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.key,
             pawn_key: self.pawn_key,
             checkers: self.checkers,
@@ -276,9 +291,10 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             key ^= zobrist::en_passant_key(ep.file());
         }
-        self.halfmove += 1;
+        // Saturating: a FEN may carry clocks near u16::MAX; unmake restores them from the record.
+        self.halfmove = self.halfmove.saturating_add(1);
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         let mut captured = None;
 
@@ -351,8 +367,7 @@ impl Position {
         }
         self.side = them;
         self.key = key;
-        let ksq = self.king_square(them);
-        self.checkers = self.attackers_to(ksq, self.occupied()) & self.by_color[us.index()];
+        self.checkers = self.attacks_on_king(them);
         Undo { captured, ..undo }
     }
 
@@ -395,9 +410,7 @@ impl Position {
             }
         }
         self.side = us;
-        if us == Color::Black {
-            self.fullmove -= 1;
-        }
+        self.fullmove = undo.fullmove;
         self.castling.rights = undo.rights;
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
@@ -414,6 +427,7 @@ impl Position {
             rights: self.castling.rights,
             ep: self.ep,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             key: self.key,
             pawn_key: self.pawn_key,
             checkers: self.checkers,
@@ -422,7 +436,7 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::en_passant_key(ep.file());
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.side = !self.side;
         self.checkers = Bitboard::EMPTY;
         undo
@@ -484,9 +498,7 @@ impl Position {
     pub(crate) fn refresh(&mut self) {
         self.key = self.key_from_scratch();
         self.pawn_key = self.pawn_key_from_scratch();
-        let us = self.side;
-        self.checkers =
-            self.attackers_to(self.king_square(us), self.occupied()) & self.by_color[(!us).index()];
+        self.checkers = self.attacks_on_king(self.side);
     }
 
     /// The piece that `m` moves, if there is one on its origin.
@@ -546,5 +558,64 @@ impl fmt::Display for Position {
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", self.fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn null_move_passes_the_turn_and_comes_back() {
+        let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        let mut pos = Position::from_fen(fen).unwrap();
+        assert_eq!(pos.en_passant(), Some(Square::F6));
+        let before = pos.clone();
+        let undo = pos.make_null();
+        assert_eq!(pos.side_to_move(), Color::Black);
+        assert_eq!(pos.en_passant(), None);
+        assert_eq!(pos.key(), pos.key_from_scratch());
+        assert_ne!(pos.key(), before.key());
+        pos.unmake_null(&undo);
+        assert_eq!(pos, before);
+        assert_eq!(pos.fen(), fen);
+    }
+
+    /// Clocks at the top of their range (a FEN may say anything) neither wrap nor panic.
+    #[test]
+    fn clocks_saturate_and_unmake_restores_them() {
+        let fen = "4k3/8/8/8/8/8/8/4K3 b - - 65535 65535";
+        let mut pos = Position::from_fen(fen).unwrap();
+        let m = pos.legal_moves()[0];
+        let undo = pos.make(m);
+        assert_eq!(
+            (pos.halfmove_clock(), pos.fullmove_number()),
+            (65535, 65535)
+        );
+        pos.unmake(m, &undo);
+        assert_eq!(pos.fen(), fen);
+        let undo = pos.make_null();
+        assert_eq!(pos.halfmove_clock(), 65535);
+        pos.unmake_null(&undo);
+        assert_eq!(pos.fen(), fen);
+    }
+
+    #[test]
+    fn checkers_are_found_after_each_kind_of_move() {
+        // Discovered check by castling's rook, en passant that discovers check, promotion check.
+        let cases = [
+            ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", 1),
+            ("8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", "e4d3", 0),
+            ("7k/8/8/3pP3/8/8/8/B3K3 w - d6 0 1", "e5d6", 1),
+            ("7k/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", 1),
+        ];
+        for (fen, uci, checks) in cases {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let m = pos.parse_uci(uci).unwrap();
+            pos.make(m);
+            assert_eq!(pos.checkers().count(), checks, "{fen} {uci}");
+            let fresh = Position::from_fen(&pos.fen()).unwrap();
+            assert_eq!(fresh.checkers(), pos.checkers());
+        }
     }
 }

@@ -12,7 +12,8 @@ pub struct Keys {
     side: u64,
 }
 
-const fn splitmix(state: &mut u64) -> u64 {
+/// SplitMix64: the next value of the sequence with state `state` (also the UCI loop's book RNG).
+pub(crate) const fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::rules::PipeCommand;
+
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StartPosition {
@@ -89,6 +91,9 @@ pub enum Command {
     Debug(bool),
     /// `register …` (accepted, no effect).
     Register,
+    /// The rules API on the pipe: `legalmoves`, `play <move>`, `undo`, `outcome`, applied to
+    /// the game that `position` set up (see [`crate::rules::pipe`]).
+    Rules(PipeCommand),
 }
 
 /// Why a line was not understood.
@@ -164,6 +169,9 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             )),
         },
         "register" => Ok(Command::Register),
+        "legalmoves" | "play" | "undo" | "outcome" => PipeCommand::parse(line)
+            .map(Command::Rules)
+            .ok_or_else(|| ParseError::Unknown(head.to_string())),
         other => Err(ParseError::Unknown(other.to_string())),
     }
 }
@@ -364,6 +372,25 @@ mod tests {
         assert!(parse("go depth").is_err());
         assert!(parse("go depth x").is_err());
         assert!(parse("go sideways 3").is_err());
+    }
+
+    #[test]
+    fn rules_commands() {
+        assert_eq!(
+            parse("legalmoves"),
+            Ok(Command::Rules(PipeCommand::LegalMoves))
+        );
+        assert_eq!(
+            parse("play  Nf3 "),
+            Ok(Command::Rules(PipeCommand::Play("Nf3".into())))
+        );
+        assert_eq!(
+            parse("play"),
+            Ok(Command::Rules(PipeCommand::Play("".into())))
+        );
+        assert_eq!(parse("undo"), Ok(Command::Rules(PipeCommand::Undo)));
+        assert_eq!(parse("\toutcome"), Ok(Command::Rules(PipeCommand::Outcome)));
+        assert!(parse("played e2e4").is_err());
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! The UCI front end: a pure command parser and the loop that answers a GUI.
 
+pub mod book;
 pub mod command;
 pub mod options;
 pub mod report;
 pub mod session;
 
+pub use book::BookOptions;
 pub use command::{parse, Command, GoParams, ParseError, StartPosition};
 pub use session::{Flow, Session};

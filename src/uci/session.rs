@@ -7,10 +7,12 @@
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::core::{divide, Move, Position};
+use crate::core::{divide, Move, Position, Square};
 use crate::eval::Evaluator;
+use crate::rules::{answer, Game};
 use crate::search::{bench, Engine, Job, Limits, BENCH_DEPTH};
 
+use super::book::BookOptions;
 use super::command::{parse, Command, GoParams, StartPosition};
 use super::options::{declarations, parse_setoption, Change, Options};
 use super::report::{write_lines, UciReporter};
@@ -33,12 +35,19 @@ pub const ENGINE_AUTHOR: &str = "the Ferrum developers";
 /// replies go.
 pub struct Session<W: Write + Send + 'static> {
     out: Arc<Mutex<W>>,
+    /// The game `position` set up, with its moves: the rules apply them (one gate) and the
+    /// pipe commands (`legalmoves`, `play`, `undo`, `outcome`) act on it.
+    game: Game,
+    /// The game's current position (what `go`, `d` and `eval` use).
     position: Position,
     /// Keys of the positions before the current one since the last irreversible move; the
     /// search's repetition detection reads them.
     history: Vec<u64>,
+    /// The square the last move's double pawn push skipped (the book's key needs it).
+    ep_target: Option<Square>,
     options: Options,
     engine: Engine,
+    book: BookOptions,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -48,10 +57,13 @@ impl<W: Write + Send + 'static> Session<W> {
         let options = Options::default();
         Session {
             out: Arc::new(Mutex::new(out)),
+            game: Game::new(),
             position: Position::startpos(),
             history: Vec::new(),
+            ep_target: None,
             engine: Engine::new(options.hash_mb, options.threads),
             options,
+            book: BookOptions::new(),
         }
     }
 
@@ -104,6 +116,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     format!("id author {ENGINE_AUTHOR}"),
                 ];
                 lines.extend(declarations());
+                lines.extend(BookOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
                 lines.push("uciok".to_string());
                 write_lines(&self.out, &lines);
             }
@@ -148,6 +161,15 @@ impl<W: Write + Send + 'static> Session<W> {
                     self.send(&format!("{} nodes {} nps", r.nodes, r.nps()));
                 }
             }
+            // Answered only between searches: the pipe's lines never interleave with a
+            // search's output.
+            Command::Rules(rules) => {
+                if self.idle(rules.name()) {
+                    let line = answer(&mut self.game, &rules);
+                    self.sync_position();
+                    self.send(&line);
+                }
+            }
         }
         Flow::Continue
     }
@@ -166,6 +188,12 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        if BookOptions::handles(name) {
+            if let Err(e) = self.book.set(name, value) {
+                self.info_string(&e);
+            }
+            return;
+        }
         let change = match parse_setoption(name, value) {
             Ok(c) => c,
             Err(e) => return self.info_string(&e),
@@ -197,51 +225,49 @@ impl<W: Write + Send + 'static> Session<W> {
             Change::ClearHash => self.engine.clear_hash(),
             Change::Chess960(on) => {
                 self.options.chess960 = on;
-                self.position
-                    .set_chess960(on || self.position.is_chess960());
+                let on = on || self.game.is_chess960();
+                self.game.set_chess960(on);
+                self.sync_position();
             }
         }
     }
 
     /// Sets up the position. A bad FEN leaves the previous position in place; an illegal move
-    /// stops the move list there (the moves before it stay played), as GUIs expect.
+    /// stops the move list there (the moves before it stay played), as GUIs expect. The moves
+    /// are played through the rules' [`Game`], the one gate for legality.
     fn set_position(&mut self, start: StartPosition, moves: &[String]) {
         let chess960 = self.options.chess960;
         let parsed = match &start {
-            StartPosition::StartPos => Ok(Position::startpos()),
-            StartPosition::Fen(fen) if chess960 => Position::from_fen_960(fen),
-            StartPosition::Fen(fen) => Position::from_fen(fen),
+            StartPosition::StartPos => Ok(Game::new()),
+            StartPosition::Fen(fen) if chess960 => Game::from_fen_960(fen),
+            StartPosition::Fen(fen) => Game::from_fen(fen),
         };
-        let mut pos = match parsed {
-            Ok(p) => p,
+        let mut game = match parsed {
+            Ok(g) => g,
             Err(e) => return self.info_string(&format!("invalid FEN: {e}; position unchanged")),
         };
         if chess960 {
-            pos.set_chess960(true);
+            game.set_chess960(true);
         }
-        let mut history = Vec::new();
         for text in moves {
-            match pos.parse_uci(text) {
-                Ok(m) => {
-                    if pos.captured_piece(m).is_some()
-                        || pos
-                            .moved_piece(m)
-                            .is_some_and(|p| p.kind == crate::core::PieceKind::Pawn)
-                    {
-                        history.clear();
-                    } else {
-                        history.push(pos.key());
-                    }
-                    pos.make(m);
-                }
-                Err(e) => {
-                    self.info_string(&format!("{e}; moves after it ignored"));
-                    break;
-                }
+            if let Err(e) = game.play(text) {
+                self.info_string(&format!("{e}; moves after it ignored"));
+                break;
             }
         }
-        self.position = pos;
-        self.history = history;
+        self.game = game;
+        self.sync_position();
+    }
+
+    /// Copies the game's current position, and the keys of the positions before it since the
+    /// last capture or pawn move (what the search's repetition detection reads).
+    fn sync_position(&mut self) {
+        self.position = self.game.position().clone();
+        let keys: Vec<u64> = self.game.keys().collect();
+        let before = keys.len() - 1;
+        let reversible = (self.position.halfmove_clock() as usize).min(before);
+        self.history = keys[before - reversible..before].to_vec();
+        self.ep_target = self.game.en_passant_target();
     }
 
     fn go(&mut self, go: GoParams) {
@@ -263,6 +289,16 @@ impl<W: Write + Send + 'static> Session<W> {
             lines.push(String::new());
             lines.push(format!("Nodes searched: {total}"));
             write_lines(&self.out, &lines);
+            return;
+        }
+        // A `go` during a search replaces it, as the engine does: the old search stops and
+        // answers first, so the book is consulted on a quiet engine.
+        self.engine.stop();
+        self.engine.wait();
+        if let Some(m) = self.book_move(&go) {
+            let text = m.to_uci(self.position.is_chess960());
+            self.info_string(&format!("book move {text}"));
+            self.send(&format!("bestmove {text}"));
             return;
         }
         let mut searchmoves: Vec<Move> = Vec::new();
@@ -300,6 +336,23 @@ impl<W: Write + Send + 'static> Session<W> {
         if let Err(e) = self.engine.go(job, reporter) {
             self.info_string(&e);
         }
+    }
+
+    /// With `OwnBook` on, a book move for the current position (never while pondering or
+    /// searching without limit, which must wait for `stop`), among `searchmoves` if given.
+    fn book_move(&mut self, go: &GoParams) -> Option<Move> {
+        if go.ponder || go.infinite {
+            return None;
+        }
+        let allowed: Vec<_> = go
+            .searchmoves
+            .iter()
+            .filter_map(|t| self.position.parse_uci(t).ok())
+            .collect();
+        if !go.searchmoves.is_empty() && allowed.is_empty() {
+            return None;
+        }
+        self.book.pick(&self.position, self.ep_target, &allowed)
     }
 
     fn info_string(&mut self, text: &str) {
@@ -522,5 +575,215 @@ mod tests {
             out.iter().any(|l| l == "e1g1: 1") && out.iter().any(|l| l == "e1c1: 1"),
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn rules_commands_act_on_the_position_that_position_set() {
+        let (out, pos) = run(&[
+            "position startpos moves f2f3 e7e5",
+            "legalmoves",
+            "play g4",
+            "play Qh4",
+            "outcome",
+            "play a3",
+            "undo",
+            "play Ke3",
+            "go perft 1",
+        ]);
+        // 19 legal moves after 1. f3 e5.
+        assert!(out[0].starts_with("legalmoves ") && out[0].split(' ').count() == 1 + 19);
+        assert_eq!(out[1], "played g2g4 g4 ongoing");
+        assert_eq!(out[2], "played d8h4 Qh4# checkmate");
+        assert_eq!(out[3], "outcome checkmate winner black");
+        assert_eq!(
+            out[4],
+            "illegal a3 the game is over (checkmate, black wins)"
+        );
+        assert_eq!(out[5], "undone d8h4");
+        assert_eq!(out[6], "illegal Ke3 the black king on e8 cannot move to e3");
+        // go perft sees the position after the pipe's moves: Black to move after 1. f3 e5 2. g4.
+        assert_eq!(out.last().map(String::as_str), Some("Nodes searched: 30"));
+        assert_eq!(pos.fullmove_number(), 2);
+        // A new `position` replaces the game.
+        let (out, _) = run(&["position startpos", "play e4", "position startpos", "undo"]);
+        assert_eq!(
+            out,
+            [
+                "played e2e4 e4 ongoing",
+                "illegal undo no move has been played"
+            ]
+        );
+    }
+
+    #[test]
+    fn rules_commands_wait_for_the_search_to_end() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.handle_line("position startpos");
+        s.handle_line("go infinite");
+        s.handle_line("play e4");
+        s.handle_line("stop");
+        s.wait_for_search();
+        s.handle_line("play e4");
+        let lines = out.lines();
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("info string play ignored: a search is running")));
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("played e2e4 e4 ongoing")
+        );
+    }
+
+    #[test]
+    fn position_keeps_the_keys_since_the_last_irreversible_move() {
+        let mut s = Session::new(Shared::default());
+        s.handle_line("position startpos moves g1f3 g8f6 e2e4 b8c6 f3g1 c6b8");
+        assert_eq!(s.history.len(), 3); // the positions before ...Nc6, Ng1 and ...Nb8
+        let mut replay = Position::startpos();
+        let mut keys = Vec::new();
+        for m in ["g1f3", "g8f6", "e2e4", "b8c6", "f3g1", "c6b8"] {
+            keys.push(replay.key());
+            let m = replay.parse_uci(m).unwrap();
+            replay.make(m);
+        }
+        assert_eq!(s.history, keys[3..]);
+        s.handle_line("play Nf3");
+        assert_eq!(s.history.len(), 4);
+        assert_eq!(s.history[3], replay.key());
+    }
+
+    /// Writes a book holding only `uci` in `pos` to a temporary file named after `tag`.
+    fn one_move_book(pos: &crate::book::BookPosition, uci: &str, tag: &str) -> std::path::PathBuf {
+        let m = pos.position().parse_uci(uci).unwrap();
+        let entry = crate::book::Entry {
+            key: pos.key(),
+            mv: crate::book::PolyglotMove::from_move(m),
+            weight: 1,
+            learn: 0,
+        };
+        let path = std::env::temp_dir().join(format!("ferrum-{tag}-{}.bin", std::process::id()));
+        std::fs::write(&path, entry.to_bytes()).unwrap();
+        path
+    }
+
+    fn book_moves(out: &[String]) -> Vec<String> {
+        out.iter()
+            .filter_map(|l| l.strip_prefix("info string book move ").map(str::to_string))
+            .collect()
+    }
+
+    #[test]
+    fn own_book_plays_a_book_move_only_when_on() {
+        let (out, _) = run(&["uci"]);
+        assert!(out.contains(&"option name OwnBook type check default false".to_string()));
+        assert!(out.contains(&"option name BookFile type string default <empty>".to_string()));
+
+        let (out, _) = run(&["position startpos moves e2e4", "go depth 2"]);
+        assert!(
+            book_moves(&out).is_empty(),
+            "OwnBook is off by default: {out:?}"
+        );
+        assert!(bestmove(&out).is_some());
+
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            "position startpos moves e2e4",
+            "go wtime 1000 btime 1000",
+        ]);
+        let m = bestmove(&out).expect("a book move");
+        assert_eq!(book_moves(&out), std::slice::from_ref(&m), "{out:?}");
+        assert!(
+            !out.iter().any(|l| l.starts_with("info depth")),
+            "no search: {out:?}"
+        );
+        let mut after = crate::book::BookPosition::startpos();
+        after.play_uci("e2e4").unwrap();
+        let book = crate::book::Book::embedded().probe(&after);
+        assert!(book.iter().any(|b| b.mv.to_uci(false) == m && b.weight > 0));
+
+        // Pondering and infinite analysis search until stop; searchmoves restricts the choice.
+        for go in ["go infinite", "go ponder wtime 1000 btime 1000"] {
+            let (out, _) = run(&["setoption name OwnBook value true", go, "stop"]);
+            assert!(book_moves(&out).is_empty(), "{go}: {out:?}");
+        }
+        let (out, _) = run(&["setoption name OwnBook value true", "go searchmoves d2d4"]);
+        assert_eq!(book_moves(&out), ["d2d4"]);
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            "go depth 2 searchmoves a2a3",
+        ]);
+        assert!(book_moves(&out).is_empty(), "a2a3 is not in the book");
+        assert_eq!(bestmove(&out).as_deref().map(|b| &b[..4]), Some("a2a3"));
+        // Out of book: the search answers.
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            "position fen 8/8/8/8/8/8/6k1/4K2R w K - 0 1",
+            "go depth 1",
+        ]);
+        assert!(book_moves(&out).is_empty());
+        assert!(bestmove(&out).is_some());
+    }
+
+    #[test]
+    fn book_file_is_loaded_or_refused_with_a_message() {
+        let missing = std::env::temp_dir().join("ferrum-no-such-book.bin");
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            &format!("setoption name BookFile value {}", missing.display()),
+            "go depth 1",
+        ]);
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string BookFile: cannot read book file")),
+            "{out:?}"
+        );
+        assert!(book_moves(&out).is_empty(), "no book once the file failed");
+
+        // A one-entry book of our own: 1.b3 only; and a truncated copy of it.
+        let path = one_move_book(&crate::book::BookPosition::startpos(), "b2b3", "b3");
+        let truncated = std::env::temp_dir().join(format!("ferrum-bad-{}.bin", std::process::id()));
+        std::fs::write(&truncated, &std::fs::read(&path).unwrap()[..9]).unwrap();
+        let (out, _) = run(&[
+            &format!("setoption name BookFile value {}", path.display()),
+            "setoption name OwnBook value true",
+            "go depth 1",
+            &format!("setoption name BookFile value {}", truncated.display()),
+            "go depth 1",
+            "setoption name BookFile value <empty>",
+            "position startpos moves e2e4",
+            "go depth 1",
+        ]);
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&truncated);
+        let from_book = book_moves(&out);
+        assert_eq!(from_book.len(), 2, "{out:?}");
+        assert_eq!(from_book[0], "b2b3");
+        assert!(
+            out.iter()
+                .any(|l| l.contains("not a Polyglot book: 9 bytes")),
+            "{out:?}"
+        );
+        assert_ne!(from_book[1], "b2b3", "back to the embedded book");
+    }
+
+    #[test]
+    fn book_key_keeps_a_pseudo_legal_en_passant() {
+        // After 1...d4 2.e4 with the d4 pawn pinned, Polyglot's key counts the e-file; a book
+        // with a move under that key only is found.
+        let mut pos =
+            crate::book::BookPosition::from_fen("8/8/8/8/k2p3Q/8/4P3/4K3 w - - 0 1").unwrap();
+        pos.play_uci("e2e4").unwrap();
+        let path = one_move_book(&pos, "a4a5", "ep");
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            &format!("setoption name BookFile value {}", path.display()),
+            "position fen 8/8/8/8/k2p3Q/8/4P3/4K3 w - - 0 1 moves e2e4",
+            "go depth 1",
+            "position fen 8/8/8/8/k2pP2Q/8/8/4K3 b - e3 0 1",
+            "go depth 1",
+        ]);
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(book_moves(&out), ["a4a5", "a4a5"], "{out:?}");
     }
 }

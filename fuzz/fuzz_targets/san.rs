@@ -1,0 +1,7 @@
+//! SAN and UCI move text against a position against arbitrary bytes (invariants in `fuzz/checks.rs`).
+#![no_main]
+
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::check_san(data));

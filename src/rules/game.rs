@@ -1,0 +1,916 @@
+//! [`Game`]: a game of chess under the exact rules, on top of the core [`Position`].
+
+use crate::core::{
+    Bitboard, CastlingRights, Color, FenError, Move, MoveList, Piece, PieceKind, Position, Square,
+    Undo,
+};
+
+use super::diagnose;
+use super::error::{GameError, MoveError, MoveErrorKind};
+use super::outcome::{insufficient_material, DrawClaim, Outcome};
+use super::san::{self, MoveText};
+
+/// What makes two positions the same for the repetition rules: placement, side to move,
+/// castling rights and the available en-passant capture (the core keeps an en-passant square
+/// only when the capture is legal). Compared field by field, so the test is exact; the key
+/// comes first so that different positions usually differ at the first comparison.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Seen {
+    key: u64,
+    colors: [Bitboard; 2],
+    kinds: [Bitboard; 6],
+    side: Color,
+    rights: CastlingRights,
+    ep: Option<Square>,
+}
+
+impl Seen {
+    fn of(pos: &Position) -> Seen {
+        Seen {
+            key: pos.key(),
+            colors: [pos.color_bb(Color::White), pos.color_bb(Color::Black)],
+            kinds: PieceKind::ALL.map(|k| pos.pieces(k)),
+            side: pos.side_to_move(),
+            rights: pos.castling_rights(),
+            ep: pos.en_passant(),
+        }
+    }
+}
+
+/// A game of chess: a starting position, the moves played, and how it stands.
+///
+/// One gate: a move is played only when it is in the core's list of legal moves. Every refusal
+/// returns a [`MoveError`] naming the reason and leaves the game exactly as it was.
+///
+/// ```
+/// use ferrum::rules::{Game, Outcome};
+/// let mut game = Game::new();
+/// game.play("e4").unwrap();       // SAN
+/// game.play("e7e5").unwrap();     // UCI
+/// game.play("Nf3").unwrap();
+/// assert_eq!(game.ply(), 3);
+/// assert_eq!(game.outcome(), Outcome::Ongoing);
+/// assert_eq!(game.san_history(), ["e4", "e5", "Nf3"]);
+/// let undone = game.undo().unwrap();
+/// assert_eq!(undone.to_uci(false), "g1f3");
+/// assert_eq!(game.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    /// The en-passant square written in the starting FEN, even when no capture onto it is
+    /// legal (only to explain a refused en-passant capture on the first move).
+    start_ep: Option<Square>,
+    pos: Position,
+    moves: Vec<Move>,
+    undos: Vec<Undo>,
+    /// `seen[i]` is the position before move `i`; the last entry is the current position.
+    seen: Vec<Seen>,
+    /// `reps[i]`: how many times `seen[i]` has occurred up to and including ply `i`.
+    reps: Vec<u16>,
+    redo: Vec<Move>,
+    /// An ending a player chose: resignation, agreement or a claimed draw.
+    decision: Option<Outcome>,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::new()
+    }
+}
+
+impl Game {
+    /// A game from the standard starting position.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// assert_eq!(Game::new().legal_moves().len(), 20);
+    /// ```
+    pub fn new() -> Game {
+        Game::from_position(Position::startpos())
+    }
+
+    /// A game from any legal position (a puzzle, an adjourned game). A position that is
+    /// already mate or stalemate starts finished.
+    ///
+    /// ```
+    /// use ferrum::core::Position;
+    /// use ferrum::rules::{Game, Outcome};
+    /// let pos = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    /// assert!(matches!(Game::from_position(pos).outcome(), Outcome::Checkmate { .. }));
+    /// ```
+    pub fn from_position(pos: Position) -> Game {
+        let seen = Seen::of(&pos);
+        Game {
+            start: pos.clone(),
+            start_ep: pos.en_passant(),
+            pos,
+            moves: Vec::new(),
+            undos: Vec::new(),
+            seen: vec![seen],
+            reps: vec![1],
+            redo: Vec::new(),
+            decision: None,
+        }
+    }
+
+    /// A game from a FEN (standard chess; a FEN whose castling rights need Chess960 rooks, or
+    /// use file letters, is read as Chess960).
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let game = Game::from_fen("7k/8/8/8/8/8/8/K5R1 w - - 0 1").unwrap();
+    /// assert_eq!(game.legal_moves().len(), 16);
+    /// assert!(Game::from_fen("not a fen").is_err());
+    /// ```
+    pub fn from_fen(fen: &str) -> Result<Game, FenError> {
+        let pos = Position::from_fen(fen)?;
+        Ok(Game::with_fen_ep(pos, fen))
+    }
+
+    /// A Chess960 game from a FEN (castling as X-FEN `KQkq` or Shredder-FEN `HAha`); castling
+    /// moves are written king-takes-rook in UCI.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::from_fen_960("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1").unwrap();
+    /// assert!(game.is_chess960());
+    /// let m = game.play("O-O").unwrap();
+    /// assert_eq!(m.to_uci(true), "b1h1");
+    /// assert_eq!(game.fen(), "rk5r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1");
+    /// ```
+    pub fn from_fen_960(fen: &str) -> Result<Game, FenError> {
+        let pos = Position::from_fen_960(fen)?;
+        Ok(Game::with_fen_ep(pos, fen))
+    }
+
+    fn with_fen_ep(pos: Position, fen: &str) -> Game {
+        let mut game = Game::from_position(pos);
+        game.start_ep = fen
+            .split_whitespace()
+            .nth(3)
+            .and_then(|f| f.parse::<Square>().ok());
+        game
+    }
+
+    /// The Chess960 starting position number `n` (0 to 959, Scharnagl numbering; 518 is the
+    /// standard arrangement), or `None` for a number out of range.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let game = Game::chess960(518).unwrap();
+    /// assert_eq!(game.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    /// assert!(game.is_chess960());
+    /// assert!(Game::chess960(960).is_none());
+    /// ```
+    pub fn chess960(n: u16) -> Option<Game> {
+        if n >= 960 {
+            return None;
+        }
+        let mut rank: [Option<char>; 8] = [None; 8];
+        let mut n = n as usize;
+        rank[2 * (n % 4) + 1] = Some('B');
+        n /= 4;
+        rank[2 * (n % 4)] = Some('B');
+        n /= 4;
+        let place = |rank: &mut [Option<char>; 8], mut k: usize, piece: char| {
+            for slot in rank.iter_mut().filter(|s| s.is_none()) {
+                if k == 0 {
+                    *slot = Some(piece);
+                    return;
+                }
+                k -= 1;
+            }
+        };
+        place(&mut rank, n % 6, 'Q');
+        n /= 6;
+        const KNIGHTS: [(usize, usize); 10] = [
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (0, 4),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (2, 3),
+            (2, 4),
+            (3, 4),
+        ];
+        let (a, b) = KNIGHTS[n];
+        // Place the second knight first so the first one's index still counts empty squares.
+        place(&mut rank, b, 'N');
+        place(&mut rank, a, 'N');
+        for piece in ['R', 'K', 'R'] {
+            place(&mut rank, 0, piece);
+        }
+        let white: String = rank.iter().map(|c| c.unwrap_or('R')).collect();
+        let black = white.to_ascii_lowercase();
+        let fen = format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1");
+        Game::from_fen_960(&fen).ok()
+    }
+
+    // ---- the position ----
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The position the game started from.
+    pub fn start_position(&self) -> &Position {
+        &self.start
+    }
+
+    /// The FEN of the current position.
+    pub fn fen(&self) -> String {
+        self.pos.fen()
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        self.pos.side_to_move()
+    }
+
+    /// Half-moves played since the start of the game (the number of moves in
+    /// [`Game::history`]).
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// True when the side to move is in check.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// for m in ["e4", "f5", "Qh5+"] {
+    ///     game.play(m).unwrap();
+    /// }
+    /// assert!(game.is_check());
+    /// ```
+    pub fn is_check(&self) -> bool {
+        self.pos.in_check()
+    }
+
+    /// True for a Chess960 game (castling is written king-takes-rook in UCI).
+    pub fn is_chess960(&self) -> bool {
+        self.pos.is_chess960()
+    }
+
+    /// Switches Chess960 notation on or off (UCI castling as `e1h1` or `e1g1`, the FEN's
+    /// castling field, the PGN `Variant`); the rules and the moves are unchanged.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    /// let castle = game.parse_move("O-O").unwrap();
+    /// assert_eq!(castle.to_uci(game.is_chess960()), "e1g1");
+    /// game.set_chess960(true);
+    /// assert_eq!(castle.to_uci(game.is_chess960()), "e1h1");
+    /// ```
+    pub fn set_chess960(&mut self, on: bool) {
+        self.pos.set_chess960(on);
+        self.start.set_chess960(on);
+    }
+
+    /// Every legal move of the side to move; empty once the game is over (including the
+    /// draws that end a game with moves still on the board: insufficient material, fivefold
+    /// repetition, seventy-five moves, and the players' decisions).
+    ///
+    /// ```
+    /// use ferrum::core::Color;
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// assert_eq!(game.legal_moves().len(), 20);
+    /// game.resign(Color::White).unwrap();
+    /// assert!(game.legal_moves().is_empty());
+    /// ```
+    pub fn legal_moves(&self) -> MoveList {
+        if self.outcome().is_over() {
+            return MoveList::new();
+        }
+        self.pos.legal_moves()
+    }
+
+    /// The moves played, oldest first.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// game.play("e4").unwrap();
+    /// game.play("c5").unwrap();
+    /// let uci: Vec<String> = game.history().iter().map(|m| m.to_uci(false)).collect();
+    /// assert_eq!(uci, ["e2e4", "c7c5"]);
+    /// ```
+    pub fn history(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The moves played from ply `ply` on (a spectator who has seen `ply` moves, a player
+    /// reconnecting); empty when `ply` is at or past the current ply.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// for m in ["e4", "e5", "Nf3"] {
+    ///     game.play(m).unwrap();
+    /// }
+    /// assert_eq!(game.moves_from(1).len(), 2);
+    /// assert!(game.moves_from(7).is_empty());
+    /// ```
+    pub fn moves_from(&self, ply: usize) -> &[Move] {
+        self.moves.get(ply..).unwrap_or(&[])
+    }
+
+    /// The moves played, in SAN.
+    pub fn san_history(&self) -> Vec<String> {
+        let mut pos = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&m| {
+                let s = san::san_unchecked(&pos, m);
+                pos.make(m);
+                s
+            })
+            .collect()
+    }
+
+    /// The Zobrist keys of every position of the game, the starting one first and the current
+    /// one last (for a search that must see repetitions of the game's positions).
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// for m in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///     game.play(m).unwrap();
+    /// }
+    /// let keys: Vec<u64> = game.keys().collect();
+    /// assert_eq!(keys.len(), 5);
+    /// assert_eq!(keys[0], keys[4]);
+    /// assert_eq!(keys[4], game.position().key());
+    /// ```
+    pub fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.seen.iter().map(|s| s.key)
+    }
+
+    /// How many times the current position has occurred in this game (1 the first time).
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// for m in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///     game.play(m).unwrap();
+    /// }
+    /// assert_eq!(game.repetitions(), 2);
+    /// ```
+    pub fn repetitions(&self) -> usize {
+        self.reps.last().map_or(1, |&r| r as usize)
+    }
+
+    // ---- moves ----
+
+    /// SAN of `m` in the current position, or why `m` is not legal there.
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let game = Game::new();
+    /// let m = game.position().parse_uci("g1f3").unwrap();
+    /// assert_eq!(game.san(m).unwrap(), "Nf3");
+    /// ```
+    pub fn san(&self, m: Move) -> Result<String, MoveError> {
+        if self.pos.is_legal(m) {
+            Ok(san::san_unchecked(&self.pos, m))
+        } else {
+            Err(self.refuse_move(m))
+        }
+    }
+
+    /// The legal move written `text`, without playing it: UCI (`e2e4`, `e7e8q`, castling as
+    /// `e1g1` or `e1h1`) or SAN (`Nf3`, `exd6`, `O-O-O`, `e8=N+`, `Qh4#`, and the tolerant
+    /// `0-0`, `e8Q`, a missing or extra `+`/`#`, `!`/`?` marks). Leading and trailing spaces
+    /// are ignored.
+    ///
+    /// ```
+    /// use ferrum::rules::{Game, MoveErrorKind};
+    /// let game = Game::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    /// assert_eq!(game.parse_move("a8=N").unwrap().to_uci(false), "a7a8n");
+    /// assert_eq!(game.parse_move("a7a8Q").unwrap().to_uci(false), "a7a8q");
+    /// let err = game.parse_move("a8").unwrap_err();
+    /// assert_eq!(err.kind(), &MoveErrorKind::PromotionRequired);
+    /// ```
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let text = text.trim();
+        let legal = self.pos.legal_moves();
+        let outcome = match self.decision {
+            Some(decided) => decided,
+            None => self.automatic_outcome(!legal.is_empty()),
+        };
+        if outcome.is_over() {
+            return Err(MoveError::new(text, MoveErrorKind::GameOver { outcome }));
+        }
+        let Some(parsed) = san::read(text) else {
+            return Err(MoveError::new(text, MoveErrorKind::NotAMove));
+        };
+        let refused = |kind| Err(MoveError::new(text, kind));
+        match parsed {
+            MoveText::Uci {
+                from,
+                to,
+                promotion,
+            } => {
+                let from_here: Vec<Move> =
+                    legal.iter().copied().filter(|m| m.from() == from).collect();
+                let mut same_squares: Vec<Move> =
+                    from_here.iter().copied().filter(|m| m.to() == to).collect();
+                if same_squares.is_empty() {
+                    same_squares = from_here
+                        .iter()
+                        .copied()
+                        .filter(|m| m.is_castle() && m.king_destination() == to)
+                        .collect();
+                }
+                if let Some(&m) = same_squares.iter().find(|m| m.promotion() == promotion) {
+                    return Ok(m);
+                }
+                if let Some(&m) = same_squares.first() {
+                    return refused(promotion_refusal(m, promotion));
+                }
+                refused(self.why_not(from, to, promotion))
+            }
+            MoveText::Castle(side) => {
+                match legal
+                    .iter()
+                    .find(|m| m.is_castle() && san::castle_side(**m) == side)
+                {
+                    Some(&m) => Ok(m),
+                    None => refused(diagnose::castling(&self.pos, side)),
+                }
+            }
+            MoveText::San {
+                piece,
+                file,
+                rank,
+                to,
+                promotion,
+            } => {
+                let fits: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        let from = m.from();
+                        !m.is_castle()
+                            && m.to() == to
+                            && self.pos.piece_at(from).map(|p| p.kind) == Some(piece)
+                            && file.is_none_or(|f| from.file() == f)
+                            && rank.is_none_or(|r| from.rank() == r)
+                            && (piece != PieceKind::Pawn
+                                || file.is_some()
+                                || from.file() == to.file())
+                    })
+                    .collect();
+                let exact: Vec<Move> = fits
+                    .iter()
+                    .copied()
+                    .filter(|m| m.promotion() == promotion)
+                    .collect();
+                match exact.as_slice() {
+                    [m] => Ok(*m),
+                    [] => match fits.first() {
+                        Some(&m) => refused(promotion_refusal(m, promotion)),
+                        None => refused(self.why_not_san(piece, file, rank, to, promotion)),
+                    },
+                    several => refused(MoveErrorKind::Ambiguous {
+                        candidates: several
+                            .iter()
+                            .map(|&m| san::san_unchecked(&self.pos, m))
+                            .collect(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Plays the move written `text` (UCI or SAN, see [`Game::parse_move`]) and returns it.
+    /// A refused move changes nothing.
+    ///
+    /// ```
+    /// use ferrum::rules::{Game, MoveErrorKind};
+    /// let mut game = Game::new();
+    /// let m = game.play("Nf3").unwrap();
+    /// assert_eq!(m.to_uci(false), "g1f3");
+    /// let fen = game.fen();
+    /// let err = game.play("e2e4").unwrap_err(); // Black to move
+    /// assert!(matches!(err.kind(), MoveErrorKind::NotYourTurn { .. }));
+    /// assert_eq!(game.fen(), fen);
+    /// ```
+    pub fn play(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = self.parse_move(text)?;
+        self.push(m);
+        Ok(m)
+    }
+
+    /// Plays `m` if it is legal (in the core's legal list); otherwise says why not and
+    /// changes nothing.
+    ///
+    /// ```
+    /// use ferrum::core::{Move, MoveKind, Square};
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// let m = Move::new(Square::E2, Square::E4, MoveKind::Normal);
+    /// game.play_move(m).unwrap();
+    /// assert!(game.play_move(m).is_err());
+    /// ```
+    pub fn play_move(&mut self, m: Move) -> Result<(), MoveError> {
+        self.check_playable(m)?;
+        self.push(m);
+        Ok(())
+    }
+
+    /// [`Game::play_move`], returning the move's SAN in the position it was played in (what a
+    /// move list or a protocol answer shows).
+    ///
+    /// ```
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// let m = game.parse_move("g1f3").unwrap();
+    /// assert_eq!(game.play_move_san(m).unwrap(), "Nf3");
+    /// ```
+    pub fn play_move_san(&mut self, m: Move) -> Result<String, MoveError> {
+        self.check_playable(m)?;
+        let san = san::san_unchecked(&self.pos, m);
+        self.push(m);
+        Ok(san)
+    }
+
+    /// `Ok` when `m` may be played now: the game goes on and `m` is in the legal list.
+    fn check_playable(&self, m: Move) -> Result<(), MoveError> {
+        let outcome = self.outcome();
+        if outcome.is_over() {
+            return Err(MoveError::new(
+                m.to_uci(self.is_chess960()),
+                MoveErrorKind::GameOver { outcome },
+            ));
+        }
+        if !self.pos.is_legal(m) {
+            return Err(self.refuse_move(m));
+        }
+        Ok(())
+    }
+
+    /// Takes back the last move and returns it; it can be played again with [`Game::redo`].
+    /// Works after checkmate, stalemate and the other automatic endings (the game resumes);
+    /// refused after a resignation, an agreed draw or a claimed draw.
+    ///
+    /// ```
+    /// use ferrum::rules::{Game, Outcome};
+    /// let mut game = Game::new();
+    /// for m in ["f3", "e5", "g4", "Qh4#"] {
+    ///     game.play(m).unwrap();
+    /// }
+    /// assert!(game.outcome().is_over());
+    /// game.undo().unwrap();
+    /// assert_eq!(game.outcome(), Outcome::Ongoing);
+    /// ```
+    pub fn undo(&mut self) -> Result<Move, GameError> {
+        if let Some(outcome) = self.decision {
+            return Err(GameError::Decided { outcome });
+        }
+        let (Some(m), Some(undo)) = (self.moves.pop(), self.undos.pop()) else {
+            return Err(GameError::NothingToUndo);
+        };
+        self.pos.unmake(m, &undo);
+        self.seen.pop();
+        self.reps.pop();
+        self.redo.push(m);
+        Ok(m)
+    }
+
+    /// Plays again the move last taken back by [`Game::undo`] and returns it. Playing any
+    /// other move forgets the undone moves.
+    ///
+    /// ```
+    /// use ferrum::rules::{Game, GameError};
+    /// let mut game = Game::new();
+    /// game.play("d4").unwrap();
+    /// let m = game.undo().unwrap();
+    /// assert_eq!(game.redo(), Ok(m));
+    /// assert_eq!(game.redo(), Err(GameError::NothingToRedo));
+    /// ```
+    pub fn redo(&mut self) -> Result<Move, GameError> {
+        let Some(&m) = self.redo.last() else {
+            return Err(GameError::NothingToRedo);
+        };
+        let outcome = self.outcome();
+        if outcome.is_over() {
+            return Err(GameError::GameOver { outcome });
+        }
+        if !self.pos.is_legal(m) {
+            self.redo.clear();
+            return Err(GameError::NothingToRedo);
+        }
+        self.push(m);
+        Ok(m)
+    }
+
+    /// Appends a legal move: makes it, records the position and its repetition count, and
+    /// keeps the redo list only when this is the move it expected next.
+    fn push(&mut self, m: Move) {
+        match self.redo.last() {
+            Some(&next) if next == m => {
+                self.redo.pop();
+            }
+            Some(_) => self.redo.clear(),
+            None => {}
+        }
+        let undo = self.pos.make(m);
+        self.moves.push(m);
+        self.undos.push(undo);
+        let now = Seen::of(&self.pos);
+        let n = self.seen.len();
+        // Only positions since the last capture or pawn move can repeat (and only with the
+        // same side to move, every second ply).
+        let window = (self.pos.halfmove_clock() as usize).min(n);
+        let earlier = (2..=window)
+            .step_by(2)
+            .map(|back| n - back)
+            .find(|&i| self.seen[i] == now);
+        let count = earlier.map_or(1, |i| self.reps[i].saturating_add(1));
+        self.seen.push(now);
+        self.reps.push(count);
+    }
+
+    // ---- endings ----
+
+    /// How the game stands: a player's decision if there was one, otherwise what the position
+    /// and the moves decide (checkmate, stalemate, insufficient material, fivefold repetition,
+    /// the seventy-five-move rule, in that order of precedence, so a mate on the move that
+    /// reaches a count limit is still mate).
+    ///
+    /// ```
+    /// use ferrum::rules::{Game, Outcome};
+    /// let game = Game::from_fen("8/8/8/8/8/5k2/8/5K2 w - - 0 1").unwrap();
+    /// assert_eq!(game.outcome(), Outcome::InsufficientMaterial);
+    /// ```
+    pub fn outcome(&self) -> Outcome {
+        match self.decision {
+            Some(decided) => decided,
+            None => self.automatic_outcome(self.pos.has_legal_moves()),
+        }
+    }
+
+    /// The outcome the rules give by themselves, knowing whether the side to move has a
+    /// legal move.
+    fn automatic_outcome(&self, has_moves: bool) -> Outcome {
+        if !has_moves {
+            return if self.pos.in_check() {
+                Outcome::Checkmate {
+                    winner: !self.pos.side_to_move(),
+                }
+            } else {
+                Outcome::Stalemate
+            };
+        }
+        if insufficient_material(&self.pos) {
+            Outcome::InsufficientMaterial
+        } else if self.repetitions() >= 5 {
+            Outcome::FivefoldRepetition
+        } else if self.pos.halfmove_clock() >= 150 {
+            Outcome::SeventyFiveMoves
+        } else {
+            Outcome::Ongoing
+        }
+    }
+
+    /// The draws that could be claimed now: threefold repetition (the current position has
+    /// occurred three times or more) and the fifty-move rule (a hundred plies without a
+    /// capture or a pawn move). Empty once the game is over.
+    ///
+    /// ```
+    /// use ferrum::rules::{DrawClaim, Game};
+    /// let game = Game::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 100 80").unwrap();
+    /// assert_eq!(game.claimable_draws(), [DrawClaim::FiftyMoves]);
+    /// ```
+    pub fn claimable_draws(&self) -> Vec<DrawClaim> {
+        let mut claims = Vec::new();
+        if self.outcome().is_over() {
+            return claims;
+        }
+        if self.repetitions() >= 3 {
+            claims.push(DrawClaim::ThreefoldRepetition);
+        }
+        if self.pos.halfmove_clock() >= 100 {
+            claims.push(DrawClaim::FiftyMoves);
+        }
+        claims
+    }
+
+    /// Ends the game as a draw when one can be claimed (threefold repetition first, then the
+    /// fifty-move rule); otherwise refuses and changes nothing. A claimed draw cannot be undone.
+    ///
+    /// ```
+    /// use ferrum::rules::{Game, GameError, Outcome};
+    /// let mut game = Game::new();
+    /// assert_eq!(game.claim_draw(), Err(GameError::NoDrawToClaim));
+    /// for m in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///     game.play(m).unwrap();
+    /// }
+    /// assert_eq!(game.claim_draw(), Ok(Outcome::ThreefoldRepetition));
+    /// ```
+    pub fn claim_draw(&mut self) -> Result<Outcome, GameError> {
+        let outcome = self.outcome();
+        if outcome.is_over() {
+            return Err(GameError::GameOver { outcome });
+        }
+        let claim = self
+            .claimable_draws()
+            .first()
+            .copied()
+            .ok_or(GameError::NoDrawToClaim)?;
+        let outcome = claim.outcome();
+        self.decision = Some(outcome);
+        Ok(outcome)
+    }
+
+    /// `color` resigns (on either side's turn); refused when the game is already over.
+    ///
+    /// ```
+    /// use ferrum::core::Color;
+    /// use ferrum::rules::{Game, Outcome};
+    /// let mut game = Game::new();
+    /// assert_eq!(game.resign(Color::White), Ok(Outcome::Resignation { winner: Color::Black }));
+    /// assert!(game.resign(Color::Black).is_err());
+    /// ```
+    pub fn resign(&mut self, color: Color) -> Result<Outcome, GameError> {
+        self.decide(Outcome::Resignation { winner: !color })
+    }
+
+    /// The players agree a draw; refused when the game is already over.
+    ///
+    /// ```
+    /// use ferrum::rules::{Game, Outcome};
+    /// let mut game = Game::new();
+    /// assert_eq!(game.agree_draw(), Ok(Outcome::Agreement));
+    /// assert!(game.play("e4").is_err());
+    /// ```
+    pub fn agree_draw(&mut self) -> Result<Outcome, GameError> {
+        self.decide(Outcome::Agreement)
+    }
+
+    fn decide(&mut self, outcome: Outcome) -> Result<Outcome, GameError> {
+        let now = self.outcome();
+        if now.is_over() {
+            return Err(GameError::GameOver { outcome: now });
+        }
+        self.decision = Some(outcome);
+        Ok(outcome)
+    }
+
+    // ---- why a move is refused ----
+
+    /// The refusal for a [`Move`] value that is not in the legal list.
+    fn refuse_move(&self, m: Move) -> MoveError {
+        let text = m.to_uci(self.is_chess960());
+        let kind = if m.is_castle()
+            && self.pos.piece_at(m.from()) == Some(Piece::new(self.side_to_move(), PieceKind::King))
+        {
+            diagnose::castling(&self.pos, san::castle_side(m))
+        } else {
+            self.why_not(m.from(), m.to(), m.promotion())
+        };
+        MoveError::new(text, kind)
+    }
+
+    /// Why the piece on `from` may not go to `to` (with `promotion`): a move known not to be
+    /// legal.
+    fn why_not(&self, from: Square, to: Square, promotion: Option<PieceKind>) -> MoveErrorKind {
+        let us = self.side_to_move();
+        let Some(piece) = self.pos.piece_at(from) else {
+            return MoveErrorKind::NoPiece { square: from };
+        };
+        if piece.color != us {
+            return MoveErrorKind::NotYourTurn {
+                piece,
+                square: from,
+            };
+        }
+        if piece.kind == PieceKind::King {
+            if let Some(side) = diagnose::castle_attempt(&self.pos, from, to) {
+                return diagnose::castling(&self.pos, side);
+            }
+        }
+        let promoting = piece.kind == PieceKind::Pawn && to.rank() == san::last_rank(us);
+        if let Some(kind) = bad_promotion_piece(promotion, promoting) {
+            return kind;
+        }
+        diagnose::piece_move(&self.pos, piece, from, to, self.en_passant_target())
+    }
+
+    /// Why SAN naming a `piece` going to `to` matches no legal move.
+    fn why_not_san(
+        &self,
+        piece: PieceKind,
+        file: Option<u8>,
+        rank: Option<u8>,
+        to: Square,
+        promotion: Option<PieceKind>,
+    ) -> MoveErrorKind {
+        let us = self.side_to_move();
+        // SAN with a promotion piece always names a pawn (the reader refuses others).
+        if let Some(kind) = bad_promotion_piece(promotion, to.rank() == san::last_rank(us)) {
+            return kind;
+        }
+        let ep = self.en_passant_target();
+        if !diagnose::san_candidates(&self.pos, piece, file, rank, to, ep).is_empty() {
+            return MoveErrorKind::LeavesKingInCheck {
+                color: us,
+                king_move: piece == PieceKind::King,
+            };
+        }
+        // One piece the text could mean: say what stops it. Otherwise speak of them all.
+        let mover = Piece::new(us, piece);
+        let named: Vec<Square> = self
+            .pos
+            .pieces_of(us, piece)
+            .iter()
+            .filter(|s| file.is_none_or(|f| s.file() == f) && rank.is_none_or(|r| s.rank() == r))
+            .collect();
+        let shaped: Vec<Square> = named
+            .iter()
+            .copied()
+            .filter(|&s| diagnose::geometry(mover, s, to))
+            .collect();
+        let named = if shaped.len() == 1 { shaped } else { named };
+        match named.as_slice() {
+            [from] => diagnose::piece_move(&self.pos, Piece::new(us, piece), *from, to, ep),
+            _ => MoveErrorKind::CannotMoveThere {
+                piece: Piece::new(us, piece),
+                from: None,
+                to,
+                obstacle: None,
+            },
+        }
+    }
+
+    /// The square a pawn skipped with a double push on the last move (before any move: the
+    /// starting FEN's en-passant square), whether or not a capture onto it is legal. The core
+    /// [`Position`] keeps only a legal one; this one explains a refused en-passant capture and
+    /// is what a Polyglot key needs.
+    ///
+    /// ```
+    /// use ferrum::core::Square;
+    /// use ferrum::rules::Game;
+    /// let mut game = Game::new();
+    /// game.play("e4").unwrap();
+    /// assert_eq!(game.en_passant_target(), Some(Square::E3));
+    /// assert_eq!(game.position().en_passant(), None); // no black pawn can take
+    /// game.play("Nf6").unwrap();
+    /// assert_eq!(game.en_passant_target(), None);
+    /// ```
+    pub fn en_passant_target(&self) -> Option<Square> {
+        if let Some(ep) = self.pos.en_passant() {
+            return Some(ep);
+        }
+        let Some(&last) = self.moves.last() else {
+            return self.start_ep;
+        };
+        let (from, to) = (last.from(), last.to());
+        let pawn = self
+            .pos
+            .piece_at(to)
+            .is_some_and(|p| p.kind == PieceKind::Pawn);
+        if pawn
+            && !last.is_castle()
+            && from.file() == to.file()
+            && from.rank().abs_diff(to.rank()) == 2
+        {
+            Some(Square::from_coords(
+                from.file(),
+                (from.rank() + to.rank()) / 2,
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+/// The refusal for a promotion piece named on a move that does not promote, or a king or pawn
+/// named on one that does; `None` when the piece is acceptable (or none was named).
+fn bad_promotion_piece(promotion: Option<PieceKind>, promoting: bool) -> Option<MoveErrorKind> {
+    let piece = promotion?;
+    let promotes = match (promoting, piece) {
+        (false, _) => false,
+        (true, PieceKind::King | PieceKind::Pawn) => true,
+        (true, _) => return None,
+    };
+    Some(MoveErrorKind::InvalidPromotion { piece, promotes })
+}
+
+/// The refusal when the squares of a move match legal moves but the promotion piece does not.
+fn promotion_refusal(legal: Move, asked: Option<PieceKind>) -> MoveErrorKind {
+    match asked {
+        None => MoveErrorKind::PromotionRequired,
+        Some(piece) => MoveErrorKind::InvalidPromotion {
+            piece,
+            promotes: legal.promotion().is_some(),
+        },
+    }
+}
