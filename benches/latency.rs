@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 const POSITIONS: [&str; 6] = [
@@ -43,7 +43,11 @@ impl Engine {
                 }
             }
         });
-        let mut e = Engine { child, stdin, lines };
+        let mut e = Engine {
+            child,
+            stdin,
+            lines,
+        };
         e.send("uci");
         e.wait_for("uciok");
         e.send(&format!("setoption name Threads value {threads}"));
@@ -113,10 +117,22 @@ fn main() {
             engine.send("go infinite");
             std::thread::sleep(Duration::from_millis(random_ms(5, 400)));
             let sent = engine.send("isready");
-            ready.push(engine.wait_for("readyok").duration_since(sent).as_secs_f64() * 1e3);
+            ready.push(
+                engine
+                    .wait_for("readyok")
+                    .duration_since(sent)
+                    .as_secs_f64()
+                    * 1e3,
+            );
             std::thread::sleep(Duration::from_millis(random_ms(1, 50)));
             let sent = engine.send("stop");
-            stop.push(engine.wait_for("bestmove").duration_since(sent).as_secs_f64() * 1e3);
+            stop.push(
+                engine
+                    .wait_for("bestmove")
+                    .duration_since(sent)
+                    .as_secs_f64()
+                    * 1e3,
+            );
         }
         summary(&format!("isready -> readyok, Threads={threads}"), ready);
         summary(&format!("stop -> bestmove, Threads={threads}"), stop);
