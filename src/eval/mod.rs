@@ -29,7 +29,7 @@ pub use score::{MAX_PHASE, S};
 
 use weights::{
     BISHOP_PAIR, DRAWISH_DIVISOR, DRAWISH_MARGIN, MATERIAL, MOBILITY, MOBILITY_TYPICAL,
-    PHASE_WEIGHT, PSQT, TEMPO,
+    PHASE_WEIGHT, PSQT, SHELTER, TEMPO,
 };
 
 /// The evaluation of one search thread. It owns its caches (the pawn-structure cache today), so
@@ -70,6 +70,7 @@ struct Terms {
     bishop_pair: [S; 2],
     mobility: [S; 2],
     pawn_structure: [S; 2],
+    shelter: [S; 2],
     phase: i32,
     /// Endgame value of the pieces other than pawns, per side.
     pieces_eg: [i32; 2],
@@ -104,6 +105,7 @@ impl Terms {
                 t.bishop_pair[c] = BISHOP_PAIR;
             }
             t.mobility[c] = mobility(pos, color);
+            t.shelter[c] = shelter(pos, color);
         }
         t
     }
@@ -117,6 +119,7 @@ impl Terms {
             + (self.bishop_pair[w] - self.bishop_pair[b])
             + (self.mobility[w] - self.mobility[b])
             + (self.pawn_structure[w] - self.pawn_structure[b])
+            + (self.shelter[w] - self.shelter[b])
     }
 
     /// The blended score for `side`, scaled down in endgames the stronger side cannot win, plus
@@ -180,6 +183,36 @@ fn mobility(pos: &Position, color: Color) -> S {
     total
 }
 
+/// Pawns in front of a king still at home: each of the (up to) three files around it scores
+/// by how close its nearest shielding pawn stands.
+fn shelter(pos: &Position, color: Color) -> S {
+    let ksq = pos.king_square(color);
+    let home_rank = color.back_rank();
+    let rel = (ksq.rank() as i32 - home_rank as i32).abs();
+    if rel > 1 {
+        return S::ZERO;
+    }
+    let pawns = pos.pieces_of(color, PieceKind::Pawn);
+    let step: i8 = match color {
+        Color::White => 1,
+        Color::Black => -1,
+    };
+    let mut total = S::ZERO;
+    for df in -1i8..=1 {
+        let near = ksq.offset(df, step);
+        let far = ksq.offset(df, 2 * step);
+        let Some(near) = near else { continue };
+        total += if pawns.has(near) {
+            SHELTER[0]
+        } else if far.is_some_and(|f| pawns.has(f)) {
+            SHELTER[1]
+        } else {
+            SHELTER[2]
+        };
+    }
+    total
+}
+
 /// The evaluation of one position, term by term.
 #[derive(Clone, Debug)]
 pub struct Trace {
@@ -208,12 +241,13 @@ impl fmt::Display for Trace {
             f,
             "       term|   white mg   eg |   black mg   eg |   total mg   eg"
         )?;
-        let rows: [(&str, &[S; 2]); 5] = [
+        let rows: [(&str, &[S; 2]); 6] = [
             ("material", &t.material),
             ("psqt", &t.psqt),
             ("bishop pair", &t.bishop_pair),
             ("mobility", &t.mobility),
             ("pawns (net)", &t.pawn_structure),
+            ("shelter", &t.shelter),
         ];
         for (name, v) in rows {
             let d = v[0] - v[1];
@@ -333,6 +367,23 @@ mod tests {
         let free_with_pawn = eval("4k3/8/8/8/8/8/6P1/B3K3 w - - 0 1");
         assert!(free_with_pawn > boxed, "{free_with_pawn} vs {boxed}");
         assert!(free > 0);
+    }
+
+    #[test]
+    fn a_sheltered_king_beats_an_exposed_one() {
+        let at = |f: &str| match Position::from_fen(f) {
+            Ok(p) => shelter(&p, Color::White),
+            Err(e) => panic!("{f}: {e}"),
+        };
+        assert_eq!(at("r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), SHELTER[0] * 3);
+        assert_eq!(at("r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1"), SHELTER[1] * 3);
+        assert_eq!(at("r5k1/5ppp/8/8/8/8/PPP5/R5K1 w - - 0 1"), SHELTER[2] * 3);
+        // A king on the edge has two files; one that left home has no shelter term.
+        assert_eq!(at("r5k1/5ppp/8/8/8/8/6PP/R6K w - - 0 1"), SHELTER[0] * 2);
+        assert_eq!(at("r5k1/5ppp/8/8/8/6K1/6PP/R7 w - - 0 1"), S::ZERO);
+        // Black's shelter is mirrored.
+        let p = Position::from_fen("r5k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1").expect("fen");
+        assert_eq!(shelter(&p, Color::Black), SHELTER[0] * 3);
     }
 
     #[test]

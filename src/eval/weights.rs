@@ -49,6 +49,10 @@ pub const DOUBLED_PAWN: S = S(-10, -20);
 /// Penalty for a pawn with no friendly pawn on either neighbouring file.
 pub const ISOLATED_PAWN: S = S(-10, -12);
 
+/// King shelter, per file on and beside the king's (king on its first two ranks): a pawn of its
+/// own one square ahead, two squares ahead, or none ahead at all.
+pub const SHELTER: [S; 3] = [S(12, 0), S(6, 0), S(-12, 0)];
+
 /// Bonus for the side to move: a move in hand is worth something in quiet positions.
 pub const TEMPO: i32 = 14;
 
