@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use ferrum::book::{Book, BookBuilder, BookPosition, BuildOptions, GameResult};
+use ferrum::book::{Book, BookBuilder, BookPosition, BuildOptions};
 use ferrum::core::{divide, Color, Position};
-use ferrum::rules::{referee, PgnReader};
+use ferrum::rules::referee;
 use ferrum::uci::Session;
 
 #[derive(Parser)]
@@ -75,7 +75,7 @@ enum BookCmd {
     Build {
         /// The games: a PGN file (`.pgn`, read through the rules; bad games are skipped), or
         /// a UCI game list (one game per line: result, then UCI moves from the start
-        /// position, like book/ferrum.uci).
+        /// position).
         games: PathBuf,
         /// Where to write the book.
         #[arg(short, long)]
@@ -317,41 +317,15 @@ fn add_uci_list(builder: &mut BookBuilder, games: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Adds the games of a PGN file, each read through the rules; a game with an illegal or
-/// unreadable move, or a Chess960 game (Polyglot keys are for standard chess), is skipped with
-/// a note on stderr. Returns how many were skipped.
+/// Adds the games of a PGN file through the rules; a game that cannot be used is skipped with a
+/// note on stderr. Returns how many were skipped.
 fn add_pgn_games(builder: &mut BookBuilder, games: &Path) -> Result<usize> {
     let bytes = std::fs::read(games).with_context(|| format!("cannot read {}", games.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let mut skipped = 0;
-    for read in PgnReader::new(&text) {
-        let game = match read {
-            Ok(g) if !g.game.is_chess960() => g,
-            Ok(g) => {
-                skipped += 1;
-                eprintln!("skipping a Chess960 game ({} plies)", g.game.ply());
-                continue;
-            }
-            Err(e) => {
-                skipped += 1;
-                eprintln!("skipping {}: {e}", games.display());
-                continue;
-            }
-        };
-        let from = BookPosition::from_fen(&game.game.start_position().fen())
-            .context("a game's starting position")?;
-        let moves: Vec<String> = game
-            .game
-            .history()
-            .iter()
-            .map(|m| m.to_uci(false))
-            .collect();
-        let result: GameResult = game.result().parse().unwrap_or(GameResult::Unknown);
-        builder
-            .add_uci_game(&from, moves.iter().map(String::as_str), result)
-            .with_context(|| format!("{}", games.display()))?;
+    let added = builder.add_pgn(&String::from_utf8_lossy(&bytes));
+    for note in &added.skipped {
+        eprintln!("skipping {}, {note}", games.display());
     }
-    Ok(skipped)
+    Ok(added.skipped.len())
 }
 
 fn book_probe(path: Option<&Path>, fen: Option<&str>, moves: &[String]) -> Result<()> {

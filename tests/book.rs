@@ -548,11 +548,11 @@ fn builder_refuses_a_bad_game_whole_and_merges_transpositions() {
 
 #[test]
 fn default_book_is_built_from_its_source() {
+    let source = read_text("book/ferrum.pgn");
     let mut builder = BookBuilder::new(BuildOptions::default());
-    let games = builder
-        .add_uci_lines(&read_text("book/ferrum.uci"))
-        .unwrap_or_else(|e| panic!("book/ferrum.uci: {e}"));
-    assert!(games >= 250, "only {games} lines");
+    let added = builder.add_pgn(&source);
+    assert!(added.skipped.is_empty(), "{:?}", added.skipped);
+    assert!(added.games >= 250, "only {} lines", added.games);
     let bytes = builder.finish().to_bytes();
     check_or_bless("book/ferrum.bin", &bytes);
 
@@ -564,17 +564,15 @@ fn default_book_is_built_from_its_source() {
     );
     // Every line of the source is in the book, move by move, and nothing else is.
     let mut positions = 0;
-    for line in read_text("book/ferrum.uci")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-    {
+    for line in ferrum::rules::read_pgn(&source) {
+        let line = line.expect("checked above");
         let mut pos = BookPosition::startpos();
-        for text in line.split_whitespace().skip(1) {
-            let m = pos.position().parse_uci(text).unwrap();
+        for &m in line.game.history() {
             let found = embedded.probe(&pos);
             assert!(
                 found.iter().any(|b| b.mv == m && b.weight > 0),
-                "{line}: {text}"
+                "{:?}: {m:?}",
+                line.tag("Opening")
             );
             positions += 1;
             pos.play(m).unwrap();

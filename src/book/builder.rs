@@ -285,8 +285,6 @@ impl BookBuilder {
     /// Adds the games of a UCI game list (see [`BookBuilder::add_uci_line`]). Returns the
     /// number of games added; on the first bad line it stops with an error (games of earlier
     /// lines stay added).
-    ///
-    /// This is the form `book/ferrum.uci` is kept in until PGN import is available.
     pub fn add_uci_lines(&mut self, text: &str) -> Result<u64, LineError> {
         let mut added = 0;
         for (i, line) in text.lines().enumerate() {
@@ -297,5 +295,59 @@ impl BookBuilder {
             added += u64::from(game);
         }
         Ok(added)
+    }
+}
+
+/// What [`BookBuilder::add_pgn`] did with a PGN text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnAdded {
+    /// Games added to the book.
+    pub games: u64,
+    /// One note per game left out, saying which and why.
+    pub skipped: Vec<String>,
+}
+
+impl BookBuilder {
+    /// Adds every standard-chess game of a PGN text, read through the rules API (so only legal
+    /// games get in), with the weight its `Result` tag gives. A game that cannot be read, or a
+    /// Chess960 game (Polyglot's keys know only standard castling), is left out with a note.
+    ///
+    /// ```
+    /// use ferrum::book::{BookBuilder, BookPosition, BuildOptions};
+    /// let mut b = BookBuilder::new(BuildOptions::default());
+    /// let added = b.add_pgn("[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 1-0\n\n1. e4 Ke7?? Kf8 *\n");
+    /// assert_eq!((added.games, added.skipped.len()), (1, 1));
+    /// assert_eq!(b.finish().entries().len(), 4);
+    /// ```
+    pub fn add_pgn(&mut self, text: &str) -> PgnAdded {
+        let mut added = PgnAdded::default();
+        for (i, read) in crate::rules::PgnReader::new(text).enumerate() {
+            let pgn = match read {
+                Ok(pgn) if pgn.game.is_chess960() => {
+                    added
+                        .skipped
+                        .push(format!("game {}: a Chess960 game", i + 1));
+                    continue;
+                }
+                Ok(pgn) => pgn,
+                Err(e) => {
+                    added.skipped.push(format!("game {}: {e}", i + 1));
+                    continue;
+                }
+            };
+            let start = match BookPosition::from_fen(&pgn.game.start_position().fen()) {
+                Ok(start) => start,
+                Err(e) => {
+                    added.skipped.push(format!("game {}: {e}", i + 1));
+                    continue;
+                }
+            };
+            let result = pgn.result().parse().unwrap_or(GameResult::Unknown);
+            match self.add_game(&start, pgn.game.history().iter().copied(), result) {
+                Ok(()) => added.games += 1,
+                Err(e) => added.skipped.push(format!("game {}: {e}", i + 1)),
+            }
+        }
+        added
     }
 }
