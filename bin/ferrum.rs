@@ -2,7 +2,7 @@
 //! perft, build and probe opening books, and the other tools from the command line.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use ferrum::book::{Book, BookBuilder, BookPosition, BuildOptions};
 use ferrum::core::{divide, Color, Position};
-use ferrum::rules::referee;
+use ferrum::rules::referee_stream;
 use ferrum::uci::Session;
 
 #[derive(Parser)]
@@ -217,23 +217,19 @@ fn perft(
 
 /// Referees every game of `file` (`-` for stdin); returns how many games had an error.
 fn pgn(file: &str, json: bool) -> Result<usize> {
-    let mut bytes = Vec::new();
-    if file == "-" {
-        io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .context("reading standard input")?;
+    // One game in memory at a time, whatever the file's size.
+    let input: Box<dyn BufRead> = if file == "-" {
+        Box::new(io::stdin().lock())
     } else {
-        bytes = std::fs::read(file).with_context(|| format!("reading {file}"))?;
-    }
-    // Old PGN files are often Latin-1: keep going, only names in tags can be affected.
-    let text = String::from_utf8_lossy(&bytes);
+        let f = File::open(file).with_context(|| format!("reading {file}"))?;
+        Box::new(BufReader::new(f))
+    };
     let progress = io::stderr().is_terminal();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut failed = 0;
     let mut games = 0;
     let start = Instant::now();
-    for report in referee(&text) {
+    for report in referee_stream(input) {
         games += 1;
         if report.error.is_some() {
             failed += 1;

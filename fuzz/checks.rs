@@ -6,7 +6,7 @@
 
 use ferrum::book::{Book, BookPosition};
 use ferrum::core::Position;
-use ferrum::rules::{read_pgn, Game};
+use ferrum::rules::{read_pgn, Game, PgnStream};
 use ferrum::uci::{parse, Session};
 
 /// FEN text: parsing never panics; a parsed position writes a FEN that parses back to the same
@@ -78,7 +78,29 @@ pub fn check_uci_lines(data: &[u8]) {
 /// moves and result; every error names a reason.
 pub fn check_pgn(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    for read in read_pgn(&text) {
+    // Reading the file a game at a time gives exactly what reading it whole gives.
+    let whole = read_pgn(&text);
+    let streamed: Vec<_> = PgnStream::new(data).collect();
+    assert_eq!(
+        whole.len(),
+        streamed.len(),
+        "game count, streamed vs whole: {text:?}"
+    );
+    for (a, b) in whole.iter().zip(&streamed) {
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.game.history(), b.game.history());
+                assert_eq!(a.tags, b.tags);
+                assert_eq!(a.marker, b.marker);
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!((a.game, a.ply, a.line), (b.game, b.ply, b.line), "{text:?}");
+                assert_eq!((&a.move_text, &a.kind), (&b.move_text, &b.kind));
+            }
+            _ => panic!("streamed and whole readings differ: {text:?}"),
+        }
+    }
+    for read in whole {
         match read {
             Ok(pgn) => {
                 let exported = pgn.to_pgn();

@@ -1571,6 +1571,45 @@ a4 15. h6 a3 16. Qhd3 axb2 17. h7 bxc1=B 18. Rbxc1 Qa5 19. h8=R Kb8 20. Qed2 Ka7
         assert_eq!(again[0].result(), "0-1");
     }
 
+    /// Found by the `pgn` fuzz target (streamed and whole readings disagreed): a tag whose value
+    /// runs past the end of its line counted that newline twice, so every later error named the
+    /// wrong line.
+    #[test]
+    fn a_broken_tag_does_not_shift_later_line_numbers() {
+        let text = "[Event \"unterminated\n1. e4 e5 *\n[White \"x\"]\n\n1. e4 e5 2. Ke3 *\n";
+        let games = read_pgn(text);
+        assert_eq!(games.len(), 2);
+        let err = games[0].as_ref().unwrap_err();
+        assert_eq!(err.line, 1);
+        let err = games[1].as_ref().unwrap_err();
+        assert_eq!((err.ply, err.line), (Some(3), 5), "{err}");
+        let streamed: Vec<_> = ferrum::rules::PgnStream::new(text.as_bytes()).collect();
+        assert_eq!(streamed[1].as_ref().unwrap_err().line, 5);
+    }
+
+    /// A file read a game at a time gives the same games, numbers and errors as read whole,
+    /// with comments that hold brackets and tags in the middle of a line.
+    #[test]
+    fn streamed_and_whole_readings_agree() {
+        let text = "[Event \"a\"]\n\n1. e4 {[not a tag]\n[still a comment]} e5 2. Nf3 1-0\n\
+                    [Event \"b\"]\n1. d4 ; [rest of line]\n[Event \"c\"]\n\n1. Nf3 Ke7 *\n\
+                    1. c4 [Event \"d\"] 1. e4 *\n";
+        let whole = read_pgn(text);
+        let streamed: Vec<_> = ferrum::rules::PgnStream::new(text.as_bytes()).collect();
+        assert_eq!(whole.len(), 5);
+        assert_eq!(streamed.len(), whole.len());
+        for (a, b) in whole.iter().zip(&streamed) {
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.game.history(), b.game.history());
+                    assert_eq!(a.tags, b.tags);
+                }
+                (Err(a), Err(b)) => assert_eq!((a.game, a.ply, a.line), (b.game, b.ply, b.line)),
+                _ => panic!("{a:?} vs {b:?}"),
+            }
+        }
+    }
+
     /// Random text, including unclosed comments, tags and quotes and multi-byte characters,
     /// never makes the reader or the referee panic, and every game it returns is consistent.
     #[test]

@@ -42,8 +42,10 @@ pub mod shared;
 pub use error::{CastlingRefusal, GameError, MoveError, MoveErrorKind};
 pub use game::Game;
 pub use outcome::{insufficient_material, DrawClaim, Outcome};
-pub use pgn::{read_pgn, write_pgn, PgnError, PgnErrorKind, PgnGame, PgnReader, SEVEN_TAG_ROSTER};
+pub use pgn::{
+    read_pgn, write_pgn, PgnError, PgnErrorKind, PgnGame, PgnReader, PgnStream, SEVEN_TAG_ROSTER,
+};
 pub use pipe::{answer, PipeCommand};
-pub use report::{referee, GameReport, ReportError};
+pub use report::{referee, referee_stream, GameReport, ReportError};
 pub use san::san;
 pub use shared::{SharedGame, SubmitError, Submitted};

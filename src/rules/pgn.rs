@@ -374,15 +374,27 @@ pub struct PgnReader<'a> {
     lexer: Lexer<'a>,
     pending: Option<Token<'a>>,
     number: usize,
+    /// The text ended in a game that had tags but no moves yet (more tags could follow).
+    ended_in_tags: bool,
 }
 
 impl<'a> PgnReader<'a> {
     /// A reader over `text`.
     pub fn new(text: &'a str) -> PgnReader<'a> {
+        PgnReader::continuing(text, 1, 1)
+    }
+
+    /// A reader over `text` that is a later part of a file: its first game is game `game` and
+    /// its first line is line `line` of the file (so errors name the file's numbers).
+    fn continuing(text: &'a str, game: usize, line: usize) -> PgnReader<'a> {
+        let mut lexer = Lexer::new(text);
+        lexer.line = line;
+        lexer.token_line = line;
         PgnReader {
-            lexer: Lexer::new(text),
+            lexer,
             pending: None,
-            number: 0,
+            number: game.saturating_sub(1),
+            ended_in_tags: false,
         }
     }
 
@@ -510,8 +522,14 @@ impl<'a> Iterator for PgnReader<'a> {
         };
         let mut depth = 0usize;
         let mut any = false;
+        // The line of the game's last token: where a problem found at its end is reported
+        // (not the lexer's position, which may already be in the next game).
+        let mut last_line = self.lexer.line;
         while let Some(token) = self.next_token() {
             let line = self.lexer.token_line;
+            if !(reading.started && matches!(token, Token::Tag(..) | Token::BadTag(_))) {
+                last_line = line;
+            }
             match token {
                 Token::Tag(name, value) => {
                     if reading.started {
@@ -561,8 +579,9 @@ impl<'a> Iterator for PgnReader<'a> {
         if !any {
             return None;
         }
+        self.ended_in_tags = !reading.started && self.pending.is_none();
         self.number += 1;
-        Some(reading.finish(self.lexer.line))
+        Some(reading.finish(last_line))
     }
 }
 
@@ -586,12 +605,116 @@ enum Token<'a> {
     Nag,
 }
 
+/// The games of a PGN file read from any [`BufRead`], one game in memory at a time: the same
+/// games, errors, game numbers and line numbers as [`PgnReader`] over the whole text, for files
+/// of any size. Bytes that are not UTF-8 (old Latin-1 files) are read lossily.
+///
+/// ```
+/// use ferrum::rules::{PgnReader, PgnStream};
+/// let text = "[White \"A\"]\n\n1. e4 {a [comment]\n[not a tag]} e5 *\n[White \"B\"]\n1. d4 Nf9 *\n";
+/// let streamed: Vec<_> = PgnStream::new(text.as_bytes()).collect();
+/// assert_eq!(streamed.len(), 2);
+/// assert_eq!(streamed[0].as_ref().unwrap().game.ply(), 2);
+/// let err = streamed[1].as_ref().unwrap_err();
+/// assert_eq!((err.game, err.line), (2, 6));
+/// let whole: Vec<_> = PgnReader::new(text).collect();
+/// assert_eq!(whole[1].as_ref().unwrap_err().line, 6);
+/// ```
+pub struct PgnStream<R> {
+    input: R,
+    /// The line read but not yet used: the candidate first line of the next game.
+    carry: Vec<u8>,
+    /// Games read and not yet returned, in order.
+    ready: std::collections::VecDeque<Result<PgnGame, PgnError>>,
+    next_game: usize,
+    next_line: usize,
+    done: bool,
+}
+
+/// Past this size a chunk is no longer cut (only garbage gets there): it is read whole.
+const MAX_CHUNK: usize = 1 << 20;
+
+impl<R: std::io::BufRead> PgnStream<R> {
+    /// A stream over `input`.
+    pub fn new(input: R) -> PgnStream<R> {
+        PgnStream {
+            input,
+            carry: Vec::new(),
+            ready: std::collections::VecDeque::new(),
+            next_game: 1,
+            next_line: 1,
+            done: false,
+        }
+    }
+
+    fn read_line(&mut self) -> Option<Vec<u8>> {
+        if !self.carry.is_empty() {
+            return Some(std::mem::take(&mut self.carry));
+        }
+        let mut line = Vec::new();
+        match self.input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line),
+        }
+    }
+
+    /// Reads lines until a line that starts with `[` could begin a new game, then lets the
+    /// reader itself say whether it does: the text so far must end outside a comment and not
+    /// in the middle of a game's tags. Only then are its games returned, so cutting the file
+    /// never changes what is read.
+    fn fill(&mut self) {
+        let mut chunk: Vec<u8> = Vec::new();
+        let mut lines = 0;
+        while let Some(line) = self.read_line() {
+            let candidate = !chunk.is_empty()
+                && chunk.len() < MAX_CHUNK
+                && line.trim_ascii_start().starts_with(b"[");
+            if candidate && self.parse(&chunk, lines, true) {
+                self.carry = line;
+                return;
+            }
+            chunk.extend_from_slice(&line);
+            lines += 1;
+        }
+        self.done = true;
+        self.parse(&chunk, lines, false);
+    }
+
+    /// Reads the games of `chunk` (`lines` lines); with `only_if_clean`, keeps them only when
+    /// the chunk ends where a game may begin. Returns whether they were kept.
+    fn parse(&mut self, chunk: &[u8], lines: usize, only_if_clean: bool) -> bool {
+        let text = String::from_utf8_lossy(chunk);
+        let mut reader = PgnReader::continuing(&text, self.next_game, self.next_line);
+        let games: Vec<_> = reader.by_ref().collect();
+        if only_if_clean && (reader.ended_in_tags || reader.lexer.unclosed_comment) {
+            return false;
+        }
+        self.next_game += games.len();
+        self.next_line += lines;
+        self.ready.extend(games);
+        true
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for PgnStream<R> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.ready.is_empty() && !self.done {
+            self.fill();
+        }
+        self.ready.pop_front()
+    }
+}
+
 struct Lexer<'a> {
     text: &'a str,
     pos: usize,
     line: usize,
     /// The line the last token started on.
     token_line: usize,
+    /// The text ended inside a `{comment}`.
+    unclosed_comment: bool,
 }
 
 impl<'a> Lexer<'a> {
@@ -603,6 +726,7 @@ impl<'a> Lexer<'a> {
             pos: 0,
             line: 1,
             token_line: 1,
+            unclosed_comment: false,
         }
     }
 
@@ -642,9 +766,11 @@ impl<'a> Lexer<'a> {
     }
 
     fn tag(&mut self) -> Token<'a> {
-        let start = self.pos;
+        let (start, start_line) = (self.pos, self.line);
         let bad = |lexer: &mut Lexer<'a>| {
+            // Back to the tag's start, line count included: the scan may have passed a newline.
             lexer.pos = start;
+            lexer.line = start_line;
             let text = lexer.rest_of_line();
             Token::BadTag(text)
         };
@@ -714,8 +840,10 @@ impl<'a> Iterator for Lexer<'a> {
                     self.bump();
                 }
                 b'{' => {
+                    self.unclosed_comment = true;
                     while let Some(c) = self.bump() {
                         if c == b'}' {
+                            self.unclosed_comment = false;
                             break;
                         }
                     }

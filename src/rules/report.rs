@@ -199,6 +199,22 @@ pub fn referee(text: &str) -> impl Iterator<Item = GameReport> + '_ {
         .map(|(i, read)| GameReport::from_read(read, i + 1))
 }
 
+/// [`referee`] over a PGN file of any size, read from `input` one game at a time
+/// (see [`PgnStream`](super::PgnStream)).
+///
+/// ```
+/// use ferrum::rules::referee_stream;
+/// let pgn = "1. f3 e5 2. g4 Qh4# 0-1\n\n[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n";
+/// let reports: Vec<_> = referee_stream(pgn.as_bytes()).collect();
+/// assert_eq!(reports[0].outcome.to_string(), "checkmate (black wins)");
+/// assert_eq!(reports[1].error.as_ref().unwrap().ply, Some(3));
+/// ```
+pub fn referee_stream<R: std::io::BufRead>(input: R) -> impl Iterator<Item = GameReport> {
+    super::PgnStream::new(input)
+        .enumerate()
+        .map(|(i, read)| GameReport::from_read(read, i + 1))
+}
+
 /// Appends `v` as a JSON string.
 pub(crate) fn json_str(out: &mut String, v: &str) {
     out.push('"');
