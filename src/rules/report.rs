@@ -206,7 +206,7 @@ pub fn referee(text: &str) -> impl Iterator<Item = GameReport> + '_ {
 /// use ferrum::rules::referee_stream;
 /// let pgn = "1. f3 e5 2. g4 Qh4# 0-1\n\n[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n";
 /// let reports: Vec<_> = referee_stream(pgn.as_bytes()).collect();
-/// assert_eq!(reports[0].outcome.to_string(), "checkmate (black wins)");
+/// assert_eq!(reports[0].outcome.to_string(), "checkmate, black wins");
 /// assert_eq!(reports[1].error.as_ref().unwrap().ply, Some(3));
 /// ```
 pub fn referee_stream<R: std::io::BufRead>(input: R) -> impl Iterator<Item = GameReport> {
