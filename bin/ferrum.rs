@@ -1,6 +1,8 @@
 //! The `ferrum` binary: with no subcommand it speaks UCI on stdin/stdout; subcommands run
 //! perft, build and probe opening books, and the other tools from the command line.
 
+#![forbid(unsafe_code)]
+
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};

@@ -20,6 +20,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// Nothing here needs `unsafe`; forbidding it keeps the Miri/sanitizer question closed.
+#![forbid(unsafe_code)]
 
 pub mod book;
 pub mod core;
