@@ -16,6 +16,7 @@
 //! assert!(ev.evaluate(&queen_up) > 800);
 //! ```
 
+pub mod params;
 pub mod pawns;
 mod score;
 pub mod weights;
@@ -27,10 +28,101 @@ use crate::core::{Color, PieceKind, Position};
 
 pub use score::{MAX_PHASE, S};
 
-use weights::{
-    BISHOP_PAIR, DRAWISH_DIVISOR, DRAWISH_MARGIN, MATERIAL, MOBILITY, MOBILITY_TYPICAL,
-    PHASE_WEIGHT, PSQT, SHELTER, TEMPO,
-};
+use params::{BISHOP_PAIR, MATERIAL, MOBILITY, PSQT, SHELTER};
+use weights::{DRAWISH_DIVISOR, DRAWISH_MARGIN, PHASE_WEIGHT, TEMPO, W};
+
+/// Where the evaluation terms write: each term adds `W[param] * n` for one side. The search's
+/// sink sums the weights; the trace sums them per term; the tuner's sink keeps the counts.
+pub trait Sink {
+    /// True when the sink only needs sums, so cached sums (the pawn cache) may stand in for
+    /// the terms themselves.
+    const SUMS_ONLY: bool;
+    /// `color` gets `n` times weight `param`.
+    fn add(&mut self, color: Color, param: usize, n: i32);
+    /// `color` gets the already summed `score` (a cached pawn-structure score); only called
+    /// when [`Sink::SUMS_ONLY`].
+    fn add_sum(&mut self, color: Color, score: S);
+}
+
+/// Sums the weights per side (what the search uses).
+#[derive(Default)]
+struct SumSink([S; 2]);
+
+impl Sink for SumSink {
+    const SUMS_ONLY: bool = true;
+    #[inline(always)]
+    fn add(&mut self, color: Color, param: usize, n: i32) {
+        self.0[color.index()] += W[param] * n;
+    }
+    #[inline(always)]
+    fn add_sum(&mut self, color: Color, score: S) {
+        self.0[color.index()] += score;
+    }
+}
+
+/// Sums the weights per term and side (the `eval` command).
+struct TraceSink {
+    terms: Vec<&'static str>,
+    sums: Vec<[S; 2]>,
+}
+
+impl Sink for TraceSink {
+    const SUMS_ONLY: bool = false;
+    fn add(&mut self, color: Color, param: usize, n: i32) {
+        let term = params::group_of(param).map_or("?", |g| g.term);
+        if let Some(i) = self.terms.iter().position(|&t| t == term) {
+            self.sums[i][color.index()] += W[param] * n;
+        }
+    }
+    fn add_sum(&mut self, _: Color, _: S) {}
+}
+
+/// The evaluation as a linear function of the weights: for each weight, White's count minus
+/// Black's. `W · coefficients` (per phase half) is exactly the evaluation's middlegame and
+/// endgame sum before the phase blend and scaling.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coefficients {
+    /// `(weight index, White's count minus Black's)`, sorted by index, no zero counts.
+    pub entries: Vec<(u16, i16)>,
+}
+
+impl Sink for Coefficients {
+    const SUMS_ONLY: bool = false;
+    fn add(&mut self, color: Color, param: usize, n: i32) {
+        let n = match color {
+            Color::White => n,
+            Color::Black => -n,
+        };
+        self.entries.push((param as u16, n as i16));
+    }
+    fn add_sum(&mut self, _: Color, _: S) {}
+}
+
+impl Coefficients {
+    fn normalise(&mut self) {
+        self.entries.sort_unstable_by_key(|e| e.0);
+        let mut out: Vec<(u16, i16)> = Vec::with_capacity(self.entries.len());
+        for &(i, n) in &self.entries {
+            match out.last_mut() {
+                Some(last) if last.0 == i => last.1 += n,
+                _ => out.push((i, n)),
+            }
+        }
+        out.retain(|e| e.1 != 0);
+        self.entries = out;
+    }
+
+    /// `weights · self`, per phase half.
+    pub fn dot(&self, weights: &[S]) -> S {
+        let mut s = S::ZERO;
+        for &(i, n) in &self.entries {
+            if let Some(&w) = weights.get(i as usize) {
+                s += w * n as i32;
+            }
+        }
+        s
+    }
+}
 
 /// The evaluation of one search thread. It owns its caches (the pawn-structure cache today), so
 /// the evaluation can grow them without the search changing or threads sharing locks.
@@ -48,90 +140,135 @@ impl Evaluator {
     /// The score of `pos` for the side to move, in centipawns.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        Terms::of(pos, &mut self.pawns).score(pos.side_to_move())
+        let mut sink = SumSink::default();
+        terms(pos, &mut sink, Some(&mut self.pawns));
+        let w = Color::White.index();
+        let b = Color::Black.index();
+        Shape::of(pos).score(sink.0[w] - sink.0[b], pos.side_to_move())
     }
 
     /// The evaluation taken apart term by term (for the UCI `eval` command and for tests).
     pub fn trace(&mut self, pos: &Position) -> Trace {
-        let terms = Terms::of(pos, &mut self.pawns);
+        let names = params::terms();
+        let mut sink = TraceSink {
+            sums: vec![[S::ZERO; 2]; names.len()],
+            terms: names,
+        };
+        terms(pos, &mut sink, None);
+        let shape = Shape::of(pos);
         Trace {
             side: pos.side_to_move(),
-            score: terms.score(pos.side_to_move()),
-            terms,
+            score: self.evaluate(pos),
+            terms: sink.terms.into_iter().zip(sink.sums).collect(),
+            shape,
         }
     }
 }
 
-/// Each term's contribution per side, before the phase blend.
-#[derive(Clone, Debug, Default)]
-struct Terms {
-    material: [S; 2],
-    psqt: [S; 2],
-    bishop_pair: [S; 2],
-    mobility: [S; 2],
-    pawn_structure: [S; 2],
-    shelter: [S; 2],
+/// What the tuner needs to know of one position besides its coefficients: the evaluation is
+/// `scale · taper(W · coefficients, phase) + tempo` for White.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Linear {
+    /// The coefficients of the weights.
+    pub coefficients: Coefficients,
+    /// The game phase (0..=[`MAX_PHASE`]).
+    pub phase: i32,
+    /// The endgame scaling applied to the blended sum (1 or `1 / DRAWISH_DIVISOR` today),
+    /// decided with the current weights.
+    pub scale: f64,
+    /// The tempo bonus from White's view (+[`TEMPO`] with White to move, -[`TEMPO`] otherwise).
+    pub tempo: i32,
+}
+
+/// The evaluation of `pos` as a linear function of the weights.
+pub fn linear(pos: &Position) -> Linear {
+    let mut coefficients = Coefficients::default();
+    terms(pos, &mut coefficients, None);
+    coefficients.normalise();
+    let shape = Shape::of(pos);
+    let white = coefficients.dot(&W).taper(shape.phase);
+    let scale = if shape.drawish(white) {
+        1.0 / DRAWISH_DIVISOR as f64
+    } else {
+        1.0
+    };
+    Linear {
+        coefficients,
+        phase: shape.phase.clamp(0, MAX_PHASE),
+        scale,
+        tempo: match pos.side_to_move() {
+            Color::White => TEMPO,
+            Color::Black => -TEMPO,
+        },
+    }
+}
+
+/// Every term of the evaluation, written into `sink`.
+fn terms<K: Sink>(pos: &Position, sink: &mut K, cache: Option<&mut pawns::PawnCache>) {
+    match cache {
+        Some(cache) if K::SUMS_ONLY => sink.add_sum(Color::White, cache.probe(pos)),
+        _ => {
+            pawns::structure(pos, Color::White, sink);
+            pawns::structure(pos, Color::Black, sink);
+        }
+    }
+    for color in Color::BOTH {
+        for kind in PieceKind::ALL {
+            let bb = pos.pieces_of(color, kind);
+            let k = kind.index();
+            sink.add(color, MATERIAL + k, bb.count() as i32);
+            for sq in bb {
+                let rel = match color {
+                    Color::White => sq,
+                    Color::Black => sq.flip_rank(),
+                };
+                sink.add(color, PSQT + 64 * k + rel.index(), 1);
+            }
+        }
+        if pos.pieces_of(color, PieceKind::Bishop).more_than_one() {
+            sink.add(color, BISHOP_PAIR, 1);
+        }
+        mobility(pos, color, sink);
+        shelter(pos, color, sink);
+    }
+}
+
+/// The parts of the final score that are not sums of weights: the phase, and what the endgame
+/// scaling needs to know.
+#[derive(Clone, Debug)]
+struct Shape {
     phase: i32,
     /// Endgame value of the pieces other than pawns, per side.
     pieces_eg: [i32; 2],
     pawnless: [bool; 2],
 }
 
-impl Terms {
-    fn of(pos: &Position, pawn_cache: &mut pawns::PawnCache) -> Terms {
-        let mut t = Terms::default();
-        // The cache holds White minus Black; the trace shows it on White's side.
-        t.pawn_structure[Color::White.index()] = pawn_cache.probe(pos);
+impl Shape {
+    fn of(pos: &Position) -> Shape {
+        let mut shape = Shape {
+            phase: 0,
+            pieces_eg: [0; 2],
+            pawnless: [false; 2],
+        };
         for color in Color::BOTH {
             let c = color.index();
             for kind in PieceKind::ALL {
-                let bb = pos.pieces_of(color, kind);
-                let k = kind.index();
-                t.material[c] += MATERIAL[k] * bb.count() as i32;
-                t.phase += PHASE_WEIGHT[k] * bb.count() as i32;
-                for sq in bb {
-                    let rel = match color {
-                        Color::White => sq,
-                        Color::Black => sq.flip_rank(),
-                    };
-                    t.psqt[c] += PSQT[k][rel.index()];
+                let n = pos.pieces_of(color, kind).count() as i32;
+                shape.phase += PHASE_WEIGHT[kind.index()] * n;
+                if kind != PieceKind::Pawn {
+                    shape.pieces_eg[c] += W[MATERIAL + kind.index()].eg() * n;
                 }
             }
-            let pawns = pos.pieces_of(color, PieceKind::Pawn);
-            t.pawnless[c] = pawns.is_empty();
-            t.pieces_eg[c] =
-                t.material[c].eg() - MATERIAL[PieceKind::Pawn.index()].eg() * pawns.count() as i32;
-            if pos.pieces_of(color, PieceKind::Bishop).more_than_one() {
-                t.bishop_pair[c] = BISHOP_PAIR;
-            }
-            t.mobility[c] = mobility(pos, color);
-            t.shelter[c] = shelter(pos, color);
+            shape.pawnless[c] = pos.pieces_of(color, PieceKind::Pawn).is_empty();
         }
-        t
-    }
-
-    /// The sum of the terms for White, per phase half.
-    fn white_total(&self) -> S {
-        let w = Color::White.index();
-        let b = Color::Black.index();
-        (self.material[w] - self.material[b])
-            + (self.psqt[w] - self.psqt[b])
-            + (self.bishop_pair[w] - self.bishop_pair[b])
-            + (self.mobility[w] - self.mobility[b])
-            + (self.pawn_structure[w] - self.pawn_structure[b])
-            + (self.shelter[w] - self.shelter[b])
+        shape
     }
 
     /// The blended score for `side`, scaled down in endgames the stronger side cannot win, plus
     /// the tempo bonus.
-    fn score(&self, side: Color) -> i32 {
-        let white = self.white_total().taper(self.phase);
-        let stronger = if white >= 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let scaled = if self.drawish(stronger) {
+    fn score(&self, white_total: S, side: Color) -> i32 {
+        let white = white_total.taper(self.phase);
+        let scaled = if self.drawish(white) {
             white / DRAWISH_DIVISOR
         } else {
             white
@@ -143,16 +280,17 @@ impl Terms {
         ours + TEMPO
     }
 
-    /// True when `stronger` has no pawns and leads by little more than a minor piece.
-    fn drawish(&self, stronger: Color) -> bool {
-        let s = stronger.index();
+    /// True when the side ahead (by the blended score `white`) has no pawns and leads by little
+    /// more than a minor piece.
+    fn drawish(&self, white: i32) -> bool {
+        let s = if white >= 0 { 0 } else { 1 };
         self.pawnless[s] && self.pieces_eg[s] - self.pieces_eg[1 - s] <= DRAWISH_MARGIN
     }
 }
 
 /// Piece mobility: for each knight, bishop, rook and queen, the squares it attacks that hold no
-/// piece of its own side and no enemy pawn's attack, counted against a typical number.
-fn mobility(pos: &Position, color: Color) -> S {
+/// piece of its own side and no enemy pawn's attack; each count has its own weight.
+fn mobility<K: Sink>(pos: &Position, color: Color, sink: &mut K) {
     let them = !color;
     let enemy_pawns = pos.pieces_of(them, PieceKind::Pawn);
     let pawn_guarded = match them {
@@ -161,14 +299,13 @@ fn mobility(pos: &Position, color: Color) -> S {
     };
     let area = !(pos.color_bb(color) | pawn_guarded);
     let occ = pos.occupied();
-    let mut total = S::ZERO;
     for kind in [
         PieceKind::Knight,
         PieceKind::Bishop,
         PieceKind::Rook,
         PieceKind::Queen,
     ] {
-        let k = kind.index();
+        let start = MOBILITY[kind.index()];
         for sq in pos.pieces_of(color, kind) {
             let reach = match kind {
                 PieceKind::Knight => knight_attacks(sq),
@@ -176,41 +313,38 @@ fn mobility(pos: &Position, color: Color) -> S {
                 PieceKind::Rook => rook_attacks(sq, occ),
                 _ => queen_attacks(sq, occ),
             };
-            let n = (reach & area).count() as i32;
-            total += MOBILITY[k] * (n - MOBILITY_TYPICAL[k]);
+            sink.add(color, start + (reach & area).count() as usize, 1);
         }
     }
-    total
 }
 
 /// Pawns in front of a king still at home: each of the (up to) three files around it scores
 /// by how close its nearest shielding pawn stands.
-fn shelter(pos: &Position, color: Color) -> S {
+fn shelter<K: Sink>(pos: &Position, color: Color, sink: &mut K) {
     let ksq = pos.king_square(color);
     let home_rank = color.back_rank();
     let rel = (ksq.rank() as i32 - home_rank as i32).abs();
     if rel > 1 {
-        return S::ZERO;
+        return;
     }
     let pawns = pos.pieces_of(color, PieceKind::Pawn);
     let step: i8 = match color {
         Color::White => 1,
         Color::Black => -1,
     };
-    let mut total = S::ZERO;
     for df in -1i8..=1 {
         let near = ksq.offset(df, step);
         let far = ksq.offset(df, 2 * step);
         let Some(near) = near else { continue };
-        total += if pawns.has(near) {
-            SHELTER[0]
+        let i = if pawns.has(near) {
+            0
         } else if far.is_some_and(|f| pawns.has(f)) {
-            SHELTER[1]
+            1
         } else {
-            SHELTER[2]
+            2
         };
+        sink.add(color, SHELTER + i, 1);
     }
-    total
 }
 
 /// The evaluation of one position, term by term.
@@ -218,7 +352,8 @@ fn shelter(pos: &Position, color: Color) -> S {
 pub struct Trace {
     side: Color,
     score: i32,
-    terms: Terms,
+    terms: Vec<(&'static str, [S; 2])>,
+    shape: Shape,
 }
 
 impl Trace {
@@ -229,27 +364,24 @@ impl Trace {
 
     /// The game phase, 0 (endgame) to [`MAX_PHASE`].
     pub fn phase(&self) -> i32 {
-        self.terms.phase
+        self.shape.phase
+    }
+
+    /// The terms: name, then White's and Black's middlegame/endgame sums.
+    pub fn terms(&self) -> &[(&'static str, [S; 2])] {
+        &self.terms
     }
 }
 
 impl fmt::Display for Trace {
-    /// A table of the terms, White minus Black, middlegame and endgame, then the final score.
+    /// A table of the terms per side, middlegame and endgame, White minus Black, then the final
+    /// score.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let t = &self.terms;
         writeln!(
             f,
             "       term|   white mg   eg |   black mg   eg |   total mg   eg"
         )?;
-        let rows: [(&str, &[S; 2]); 6] = [
-            ("material", &t.material),
-            ("psqt", &t.psqt),
-            ("bishop pair", &t.bishop_pair),
-            ("mobility", &t.mobility),
-            ("pawns (net)", &t.pawn_structure),
-            ("shelter", &t.shelter),
-        ];
-        for (name, v) in rows {
+        for (name, v) in &self.terms {
             let d = v[0] - v[1];
             writeln!(
                 f,
@@ -262,7 +394,11 @@ impl fmt::Display for Trace {
                 d.eg()
             )?;
         }
-        writeln!(f, "phase {} of {MAX_PHASE}, tempo {TEMPO}", t.phase)?;
+        writeln!(
+            f,
+            "phase {} of {MAX_PHASE}, tempo {TEMPO}",
+            self.shape.phase
+        )?;
         write!(
             f,
             "final evaluation {} cp for {} (side to move)",
@@ -287,13 +423,7 @@ mod tests {
     /// score: the evaluation has no colour bias.
     #[test]
     fn symmetric_under_colour_flip() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbqkb1r/pp1p1ppp/4pn2/2p5/2PP4/5N2/PP2PPPP/RNBQKB1R w KQkq - 0 4",
-            "6k1/5ppp/8/8/8/8/5PPP/3B2K1 b - - 0 1",
-        ];
-        for fen in fens {
+        for fen in VARIED {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
             let flipped = flip(&pos);
             let mut ev = Evaluator::new();
@@ -371,19 +501,62 @@ mod tests {
 
     #[test]
     fn a_sheltered_king_beats_an_exposed_one() {
-        let at = |f: &str| match Position::from_fen(f) {
-            Ok(p) => shelter(&p, Color::White),
+        let at = |f: &str, color: Color| match Position::from_fen(f) {
+            Ok(p) => {
+                let mut sink = SumSink::default();
+                shelter(&p, color, &mut sink);
+                sink.0[color.index()]
+            }
             Err(e) => panic!("{f}: {e}"),
         };
-        assert_eq!(at("r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), SHELTER[0] * 3);
-        assert_eq!(at("r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1"), SHELTER[1] * 3);
-        assert_eq!(at("r5k1/5ppp/8/8/8/8/PPP5/R5K1 w - - 0 1"), SHELTER[2] * 3);
+        let w = |i: usize| W[SHELTER + i];
+        let white = Color::White;
+        assert_eq!(at("r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", white), w(0) * 3);
+        assert_eq!(at("r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1", white), w(1) * 3);
+        assert_eq!(at("r5k1/5ppp/8/8/8/8/PPP5/R5K1 w - - 0 1", white), w(2) * 3);
         // A king on the edge has two files; one that left home has no shelter term.
-        assert_eq!(at("r5k1/5ppp/8/8/8/8/6PP/R6K w - - 0 1"), SHELTER[0] * 2);
-        assert_eq!(at("r5k1/5ppp/8/8/8/6K1/6PP/R7 w - - 0 1"), S::ZERO);
+        assert_eq!(at("r5k1/5ppp/8/8/8/8/6PP/R6K w - - 0 1", white), w(0) * 2);
+        assert_eq!(at("r5k1/5ppp/8/8/8/6K1/6PP/R7 w - - 0 1", white), S::ZERO);
         // Black's shelter is mirrored.
-        let p = Position::from_fen("r5k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1").expect("fen");
-        assert_eq!(shelter(&p, Color::Black), SHELTER[0] * 3);
+        assert_eq!(
+            at("r5k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", Color::Black),
+            w(0) * 3
+        );
+    }
+
+    const VARIED: [&str; 6] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkb1r/pp1p1ppp/4pn2/2p5/2PP4/5N2/PP2PPPP/RNBQKB1R w KQkq - 0 4",
+        "6k1/5ppp/8/8/8/8/5PPP/3B2K1 b - - 0 1",
+        "4k3/8/8/8/8/8/8/3NK3 b - - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R b KQ - 1 8",
+    ];
+
+    /// The tuner's linear model is the evaluation: the coefficients times the weights give
+    /// the evaluation's sums exactly, and the blended, scaled score up to rounding.
+    #[test]
+    fn coefficients_reproduce_the_evaluation() {
+        let mut ev = Evaluator::new();
+        for fen in VARIED {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let mut sink = SumSink::default();
+            terms(&pos, &mut sink, None);
+            let lin = linear(&pos);
+            assert_eq!(lin.coefficients.dot(&W), sink.0[0] - sink.0[1], "{fen}");
+            let s = lin.coefficients.dot(&W);
+            let rho = lin.phase as f64 / MAX_PHASE as f64;
+            let model =
+                lin.scale * (s.mg() as f64 * rho + s.eg() as f64 * (1.0 - rho)) + lin.tempo as f64;
+            let white = match pos.side_to_move() {
+                Color::White => ev.evaluate(&pos),
+                Color::Black => -ev.evaluate(&pos),
+            };
+            assert!(
+                (model - white as f64).abs() <= 1.0,
+                "{fen}: {model} vs {white}"
+            );
+        }
     }
 
     #[test]

@@ -5,10 +5,11 @@
 //! push pawns as the board empties), not copied from another engine. Tables are written from
 //! White's point of view, indexed by square (a1 = 0, h8 = 63); Black reads them mirrored.
 
+use super::params::*;
 use super::score::S;
 
 /// Material per piece kind (pawn, knight, bishop, rook, queen, king).
-pub const MATERIAL: [S; 6] = [
+const H_MATERIAL: [S; 6] = [
     S(82, 100),
     S(330, 305),
     S(345, 325),
@@ -21,18 +22,18 @@ pub const MATERIAL: [S; 6] = [
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
 /// Bonus for keeping both bishops.
-pub const BISHOP_PAIR: S = S(28, 52);
+const H_BISHOP_PAIR: S = S(28, 52);
 
 /// Value of each square a piece can go to (knight, bishop, rook, queen; pawn and king unused),
 /// counted from [`MOBILITY_TYPICAL`] so the material values keep their meaning.
-pub const MOBILITY: [S; 6] = [S(0, 0), S(4, 4), S(5, 5), S(2, 4), S(1, 2), S(0, 0)];
+const H_MOBILITY: [S; 6] = [S(0, 0), S(4, 4), S(5, 5), S(2, 4), S(1, 2), S(0, 0)];
 
 /// A typical number of safe squares per piece kind, the zero point of [`MOBILITY`].
-pub const MOBILITY_TYPICAL: [i32; 6] = [0, 4, 6, 6, 12, 0];
+const H_MOBILITY_TYPICAL: [i32; 6] = [0, 4, 6, 6, 12, 0];
 
 /// Bonus for a passed pawn by rank from its own side (rank 2 = index 1 .. rank 7 = index 6),
 /// on top of the piece-square value.
-pub const PASSED_PAWN: [S; 8] = [
+const H_PASSED_PAWN: [S; 8] = [
     S(0, 0),
     S(0, 5),
     S(0, 8),
@@ -44,14 +45,14 @@ pub const PASSED_PAWN: [S; 8] = [
 ];
 
 /// Penalty per extra pawn on a file.
-pub const DOUBLED_PAWN: S = S(-10, -20);
+const H_DOUBLED_PAWN: S = S(-10, -20);
 
 /// Penalty for a pawn with no friendly pawn on either neighbouring file.
-pub const ISOLATED_PAWN: S = S(-10, -12);
+const H_ISOLATED_PAWN: S = S(-10, -12);
 
 /// King shelter, per file on and beside the king's (king on its first two ranks): a pawn of its
 /// own one square ahead, two squares ahead, or none ahead at all.
-pub const SHELTER: [S; 3] = [S(12, 0), S(6, 0), S(-12, 0)];
+const H_SHELTER: [S; 3] = [S(12, 0), S(6, 0), S(-12, 0)];
 
 /// Bonus for the side to move: a move in hand is worth something in quiet positions.
 pub const TEMPO: i32 = 14;
@@ -206,7 +207,7 @@ macro_rules! table {
 }
 
 /// Piece-square tables by piece kind, White's point of view, material not included.
-pub const PSQT: [[S; 64]; 6] = [
+const H_PSQT: [[S; 64]; 6] = [
     table!(pawn_sq),
     table!(knight_sq),
     table!(bishop_sq),
@@ -215,15 +216,57 @@ pub const PSQT: [[S; 64]; 6] = [
     table!(king_sq),
 ];
 
+/// Every tunable weight, laid out as [`super::params`] says.
+pub const W: [S; NUM_PARAMS] = build();
+
+const fn build() -> [S; NUM_PARAMS] {
+    let mut w = [S(0, 0); NUM_PARAMS];
+    let mut k = 0;
+    while k < 6 {
+        w[MATERIAL + k] = H_MATERIAL[k];
+        let mut sq = 0;
+        while sq < 64 {
+            w[PSQT + 64 * k + sq] = H_PSQT[k][sq];
+            sq += 1;
+        }
+        k += 1;
+    }
+    let max = [0, 8, 13, 14, 27, 0];
+    let mut k = 1;
+    while k < 5 {
+        let start = MOBILITY[k];
+        let mut n = 0;
+        while n <= max[k] {
+            let m = H_MOBILITY[k];
+            let d = n as i32 - H_MOBILITY_TYPICAL[k];
+            w[start + n] = S(m.0 * d, m.1 * d);
+            n += 1;
+        }
+        k += 1;
+    }
+    w[BISHOP_PAIR] = H_BISHOP_PAIR;
+    let mut r = 0;
+    while r < 8 {
+        w[PASSED + r] = H_PASSED_PAWN[r];
+        r += 1;
+    }
+    w[DOUBLED] = H_DOUBLED_PAWN;
+    w[ISOLATED] = H_ISOLATED_PAWN;
+    w[SHELTER] = H_SHELTER[0];
+    w[SHELTER + 1] = H_SHELTER[1];
+    w[SHELTER + 2] = H_SHELTER[2];
+    w
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn tables_have_the_intended_shape() {
-        let kn = &PSQT[1];
+        let kn = &H_PSQT[1];
         assert!(kn[27].mg() > kn[0].mg(), "a knight on d4 beats one on a1");
-        let king = &PSQT[5];
+        let king = &H_PSQT[5];
         assert!(
             king[6].mg() > king[27].mg(),
             "castled king beats a central one in the middlegame"
@@ -232,7 +275,7 @@ mod tests {
             king[27].eg() > king[6].eg(),
             "and loses to it in the endgame"
         );
-        let pawn = &PSQT[0];
+        let pawn = &H_PSQT[0];
         assert!(
             pawn[48].eg() > pawn[16].eg(),
             "a 7th-rank pawn is worth more late"
