@@ -26,6 +26,7 @@ pub mod core;
 pub mod eval;
 pub mod rules;
 pub mod search;
+pub mod tune;
 pub mod uci;
 
 pub use rules::{Game, MoveError, Outcome, SharedGame};
