@@ -117,6 +117,14 @@ enum Cmd {
         /// Threads for the gradient.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Pull of each weight back to its starting value (L2 strength per squared
+        /// centipawn); tames the weights that few positions use.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+        /// Held-out data (other games than --data): its error against the results is only
+        /// measured, before, during and after, to show overfitting.
+        #[arg(long)]
+        holdout: Option<PathBuf>,
     },
 }
 
@@ -238,6 +246,8 @@ fn main() -> ExitCode {
             k,
             lambda,
             threads,
+            l2,
+            holdout,
         }) => tune::tune(tune::TuneArgs {
             data,
             output,
@@ -246,6 +256,8 @@ fn main() -> ExitCode {
             k,
             lambda,
             threads,
+            l2,
+            holdout,
         }),
     };
     match result {

@@ -113,6 +113,18 @@ pub struct TuneArgs {
     pub lambda: f64,
     /// Threads for the gradient.
     pub threads: usize,
+    /// L2 pull to the starting weights.
+    pub l2: f64,
+    /// Held-out data, measured but not fitted.
+    pub holdout: Option<std::path::PathBuf>,
+}
+
+/// Reads and parses one data file.
+fn read_data(path: &Path) -> Result<ferrum::tune::tuner::DataSet> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read data file {}", path.display()))?;
+    ferrum::tune::tuner::DataSet::parse(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 /// `ferrum tune`: fits every weight to the data and writes the weights file.
@@ -121,6 +133,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     use ferrum::tune::tuner::{self, DataSet, Settings};
     if args.threads == 0 {
         bail!("--threads must be at least 1");
+    }
+    if args.l2.is_nan() || args.l2 < 0.0 {
+        bail!("--l2 must be 0 or more");
     }
     if !(0.0..=1.0).contains(&args.lambda) {
         bail!("--lambda must be between 0 and 1");
@@ -135,9 +150,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let start = Instant::now();
     let mut data = DataSet::default();
     for path in &args.data {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read data file {}", path.display()))?;
-        let part = DataSet::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let part = read_data(path)?;
         eprintln!("{}: {} positions", path.display(), part.entries.len());
         data.extend(part);
     }
@@ -157,14 +170,31 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     data.blend_targets(args.lambda, k);
     let before = tuner::error(&data, &w0, k);
     eprintln!("K = {k:.4}, error before {before:.6}");
+    // The held-out targets stay the pure results: that is what the weights should predict.
+    let holdout = match &args.holdout {
+        Some(path) => Some(read_data(path)?),
+        None => None,
+    };
+    let holdout_before = holdout.as_ref().map(|h| tuner::error(h, &w0, k));
+    if let (Some(h), Some(e)) = (&holdout, holdout_before) {
+        eprintln!(
+            "holdout: {} positions, error before {e:.6}",
+            h.entries.len()
+        );
+    }
     let settings = Settings {
         epochs: args.epochs,
         learning_rate: args.learning_rate,
         report_every: 50,
+        l2: args.l2,
     };
-    let tuned = tuner::tune(&data, w0, k, &settings, |epoch, e| {
+    let tuned = tuner::tune(&data, w0, k, &settings, |epoch, e, w| {
+        let held = holdout
+            .as_ref()
+            .map(|h| format!(", holdout {:.6}", tuner::error(h, w, k)))
+            .unwrap_or_default();
         eprintln!(
-            "epoch {epoch}: error {e:.6} ({:.0} s)",
+            "epoch {epoch}: error {e:.6}{held} ({:.0} s)",
             start.elapsed().as_secs_f64()
         );
     });
@@ -172,15 +202,28 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let after = tuner::error(&data, &tuner::to_float(&rounded), k);
     eprintln!("error after {after:.6} (rounded weights)");
     let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let (held_line, held_arg) = match (&holdout, holdout_before, &args.holdout) {
+        (Some(h), Some(b), Some(path)) => (
+            format!(
+                "\nHoldout: {} positions from {}; error {b:.6} before, {:.6} after.",
+                h.entries.len(),
+                path.display(),
+                tuner::error(h, &tuner::to_float(&rounded), k)
+            ),
+            format!(" --holdout {}", path.display()),
+        ),
+        _ => (String::new(), String::new()),
+    };
     let provenance = format!(
-        "Data: {} positions from {}.\nK = {k:.4}; mean squared error {before:.6} before, {after:.6} after.\n\
-         Command: ferrum tune --data {} --epochs {} --lr {} --lambda {}",
+        "Data: {} positions from {}.\nK = {k:.4}; mean squared error {before:.6} before, {after:.6} after.{held_line}\n\
+         Command: ferrum tune --data {} --epochs {} --lr {} --lambda {} --l2 {}{held_arg}",
         data.entries.len(),
         files.join(", "),
         files.join(" --data "),
         args.epochs,
         args.learning_rate,
         args.lambda,
+        args.l2,
     );
     let text = tuner::weights_file(&rounded, &provenance);
     std::fs::write(&args.output, text)

@@ -18,18 +18,21 @@
 
 pub mod params;
 pub mod pawns;
+mod pieces;
 mod score;
 pub mod weights;
 
 use std::fmt;
 
-use crate::core::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::core::{Color, PieceKind, Position};
 
 pub use score::{MAX_PHASE, S};
 
-use params::{BISHOP_PAIR, MATERIAL, MOBILITY, PSQT, SHELTER};
-use weights::{DRAWISH_DIVISOR, DRAWISH_MARGIN, PHASE_WEIGHT, TEMPO, W};
+use params::{BISHOP_PAIR, MATERIAL, PSQT};
+use weights::{
+    DRAWISH_DIVISOR, DRAWISH_MARGIN, MOP_UP_CLOSE, MOP_UP_EDGE, OPPOSITE_BISHOPS_SCALE,
+    PHASE_WEIGHT, TEMPO, W,
+};
 
 /// Where the evaluation terms write: each term adds `W[param] * n` for one side. The search's
 /// sink sums the weights; the trace sums them per term; the tuner's sink keeps the counts.
@@ -166,18 +169,18 @@ impl Evaluator {
 }
 
 /// What the tuner needs to know of one position besides its coefficients: the evaluation is
-/// `scale · taper(W · coefficients, phase) + tempo` for White.
+/// `scale · taper(W · coefficients, phase) + offset` for White.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Linear {
     /// The coefficients of the weights.
     pub coefficients: Coefficients,
     /// The game phase (0..=[`MAX_PHASE`]).
     pub phase: i32,
-    /// The endgame scaling applied to the blended sum (1 or `1 / DRAWISH_DIVISOR` today),
-    /// decided with the current weights.
+    /// The endgame scaling applied to the blended sum, decided with the current weights.
     pub scale: f64,
-    /// The tempo bonus from White's view (+[`TEMPO`] with White to move, -[`TEMPO`] otherwise).
-    pub tempo: i32,
+    /// The untuned part from White's view: the tempo bonus (+[`TEMPO`] with White to move,
+    /// -[`TEMPO`] otherwise) and the known-win bonus.
+    pub offset: i32,
 }
 
 /// The evaluation of `pos` as a linear function of the weights.
@@ -187,19 +190,15 @@ pub fn linear(pos: &Position) -> Linear {
     coefficients.normalise();
     let shape = Shape::of(pos);
     let white = coefficients.dot(&W).taper(shape.phase);
-    let scale = if shape.drawish(white) {
-        1.0 / DRAWISH_DIVISOR as f64
-    } else {
-        1.0
-    };
     Linear {
         coefficients,
         phase: shape.phase.clamp(0, MAX_PHASE),
-        scale,
-        tempo: match pos.side_to_move() {
-            Color::White => TEMPO,
-            Color::Black => -TEMPO,
-        },
+        scale: shape.scale(white) as f64 / 64.0,
+        offset: shape.mop_up
+            + match pos.side_to_move() {
+                Color::White => TEMPO,
+                Color::Black => -TEMPO,
+            },
     }
 }
 
@@ -228,19 +227,22 @@ fn terms<K: Sink>(pos: &Position, sink: &mut K, cache: Option<&mut pawns::PawnCa
         if pos.pieces_of(color, PieceKind::Bishop).more_than_one() {
             sink.add(color, BISHOP_PAIR, 1);
         }
-        mobility(pos, color, sink);
-        shelter(pos, color, sink);
     }
+    pieces::evaluate(pos, sink);
 }
 
-/// The parts of the final score that are not sums of weights: the phase, and what the endgame
-/// scaling needs to know.
+/// The parts of the final score that are not sums of weights: the phase, the endgame scaling
+/// and the known-win bonus.
 #[derive(Clone, Debug)]
 struct Shape {
     phase: i32,
     /// Endgame value of the pieces other than pawns, per side.
     pieces_eg: [i32; 2],
     pawnless: [bool; 2],
+    /// Only kings, pawns and one bishop each, on squares of opposite colours.
+    opposite_bishops: bool,
+    /// A known win against a bare king: the bonus for White for driving it to the edge.
+    mop_up: i32,
 }
 
 impl Shape {
@@ -249,7 +251,10 @@ impl Shape {
             phase: 0,
             pieces_eg: [0; 2],
             pawnless: [false; 2],
+            opposite_bishops: false,
+            mop_up: 0,
         };
+        let mut bare = [false; 2];
         for color in Color::BOTH {
             let c = color.index();
             for kind in PieceKind::ALL {
@@ -260,19 +265,52 @@ impl Shape {
                 }
             }
             shape.pawnless[c] = pos.pieces_of(color, PieceKind::Pawn).is_empty();
+            bare[c] = pos.color_bb(color).count() == 1;
+        }
+        let bishops = pos.pieces(PieceKind::Bishop);
+        let others = pos.pieces(PieceKind::Knight)
+            | pos.pieces(PieceKind::Rook)
+            | pos.pieces(PieceKind::Queen);
+        if others.is_empty() && bishops.count() == 2 {
+            let light = |c: Color| {
+                pos.pieces_of(c, PieceKind::Bishop)
+                    .first()
+                    .map(|sq| (sq.file() + sq.rank()) % 2 == 1)
+            };
+            if let (Some(w), Some(b)) = (light(Color::White), light(Color::Black)) {
+                shape.opposite_bishops = w != b;
+            }
+        }
+        let rook = W[MATERIAL + PieceKind::Rook.index()].eg();
+        for (strong, sign) in [(Color::White, 1), (Color::Black, -1)] {
+            let weak = !strong;
+            if bare[weak.index()] && shape.pieces_eg[strong.index()] >= rook {
+                let k = pos.king_square(weak);
+                let centre = |x: u8| if x < 4 { 3 - x } else { x - 4 } as i32;
+                let edge = centre(k.file()) + centre(k.rank());
+                let kings = pos.king_square(strong).distance(k) as i32;
+                shape.mop_up = sign * (MOP_UP_EDGE * edge + MOP_UP_CLOSE * (7 - kings));
+            }
         }
         shape
     }
 
-    /// The blended score for `side`, scaled down in endgames the stronger side cannot win, plus
-    /// the tempo bonus.
+    /// The scale (in 64ths) for a blended score `white` from White's view.
+    fn scale(&self, white: i32) -> i32 {
+        if self.drawish(white) {
+            64 / DRAWISH_DIVISOR
+        } else if self.opposite_bishops {
+            OPPOSITE_BISHOPS_SCALE
+        } else {
+            64
+        }
+    }
+
+    /// The blended score for `side`, scaled down in endgames the stronger side cannot win
+    /// easily, plus the known-win bonus and the tempo bonus.
     fn score(&self, white_total: S, side: Color) -> i32 {
         let white = white_total.taper(self.phase);
-        let scaled = if self.drawish(white) {
-            white / DRAWISH_DIVISOR
-        } else {
-            white
-        };
+        let scaled = white * self.scale(white) / 64 + self.mop_up;
         let ours = match side {
             Color::White => scaled,
             Color::Black => -scaled,
@@ -285,65 +323,6 @@ impl Shape {
     fn drawish(&self, white: i32) -> bool {
         let s = if white >= 0 { 0 } else { 1 };
         self.pawnless[s] && self.pieces_eg[s] - self.pieces_eg[1 - s] <= DRAWISH_MARGIN
-    }
-}
-
-/// Piece mobility: for each knight, bishop, rook and queen, the squares it attacks that hold no
-/// piece of its own side and no enemy pawn's attack; each count has its own weight.
-fn mobility<K: Sink>(pos: &Position, color: Color, sink: &mut K) {
-    let them = !color;
-    let enemy_pawns = pos.pieces_of(them, PieceKind::Pawn);
-    let pawn_guarded = match them {
-        Color::White => enemy_pawns.north().east() | enemy_pawns.north().west(),
-        Color::Black => enemy_pawns.south().east() | enemy_pawns.south().west(),
-    };
-    let area = !(pos.color_bb(color) | pawn_guarded);
-    let occ = pos.occupied();
-    for kind in [
-        PieceKind::Knight,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-        PieceKind::Queen,
-    ] {
-        let start = MOBILITY[kind.index()];
-        for sq in pos.pieces_of(color, kind) {
-            let reach = match kind {
-                PieceKind::Knight => knight_attacks(sq),
-                PieceKind::Bishop => bishop_attacks(sq, occ),
-                PieceKind::Rook => rook_attacks(sq, occ),
-                _ => queen_attacks(sq, occ),
-            };
-            sink.add(color, start + (reach & area).count() as usize, 1);
-        }
-    }
-}
-
-/// Pawns in front of a king still at home: each of the (up to) three files around it scores
-/// by how close its nearest shielding pawn stands.
-fn shelter<K: Sink>(pos: &Position, color: Color, sink: &mut K) {
-    let ksq = pos.king_square(color);
-    let home_rank = color.back_rank();
-    let rel = (ksq.rank() as i32 - home_rank as i32).abs();
-    if rel > 1 {
-        return;
-    }
-    let pawns = pos.pieces_of(color, PieceKind::Pawn);
-    let step: i8 = match color {
-        Color::White => 1,
-        Color::Black => -1,
-    };
-    for df in -1i8..=1 {
-        let near = ksq.offset(df, step);
-        let far = ksq.offset(df, 2 * step);
-        let Some(near) = near else { continue };
-        let i = if pawns.has(near) {
-            0
-        } else if far.is_some_and(|f| pawns.has(f)) {
-            1
-        } else {
-            2
-        };
-        sink.add(color, SHELTER + i, 1);
     }
 }
 
@@ -379,13 +358,13 @@ impl fmt::Display for Trace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "       term|   white mg   eg |   black mg   eg |   total mg   eg"
+            "       term|   white mg    eg |   black mg    eg |   total mg    eg"
         )?;
         for (name, v) in &self.terms {
             let d = v[0] - v[1];
             writeln!(
                 f,
-                "{name:>11}|{:>11}{:>5} |{:>11}{:>5} |{:>11}{:>5}",
+                "{name:>11}|{:>11}{:>6} |{:>11}{:>6} |{:>11}{:>6}",
                 v[0].mg(),
                 v[0].eg(),
                 v[1].mg(),
@@ -394,10 +373,17 @@ impl fmt::Display for Trace {
                 d.eg()
             )?;
         }
+        let white = (self
+            .terms
+            .iter()
+            .fold(S::ZERO, |acc, (_, v)| acc + v[0] - v[1]))
+        .taper(self.shape.phase);
         writeln!(
             f,
-            "phase {} of {MAX_PHASE}, tempo {TEMPO}",
-            self.shape.phase
+            "phase {} of {MAX_PHASE}, tempo {TEMPO}, endgame scale {}/64, known-win bonus {} (White)",
+            self.shape.phase,
+            self.shape.scale(white),
+            self.shape.mop_up
         )?;
         write!(
             f,
@@ -434,6 +420,62 @@ mod tests {
                 flipped.fen()
             );
         }
+    }
+
+    /// Every term is colour-blind, whatever its weight: the flipped position's coefficients
+    /// are the negated originals (this covers terms whose weights are still zero).
+    #[test]
+    fn coefficients_are_antisymmetric_under_colour_flip() {
+        for fen in VARIED {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let a = linear(&pos).coefficients.entries;
+            let b: Vec<(u16, i16)> = linear(&flip(&pos))
+                .coefficients
+                .entries
+                .into_iter()
+                .map(|(i, n)| (i, -n))
+                .collect();
+            assert_eq!(a, b, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_bare_king_is_driven_to_the_edge() {
+        // K+Q v K and K+R v K: the lone king on the edge (and the kings close) scores higher.
+        let pairs = [
+            (
+                "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+                "8/8/8/4k3/8/8/8/3QK3 w - - 0 1",
+            ),
+            (
+                "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+                "8/8/8/3k4/8/8/8/K6R w - - 0 1",
+            ),
+            (
+                "8/8/8/8/8/1k6/7q/K7 b - - 0 1",
+                "8/8/8/3k4/8/8/7q/4K3 b - - 0 1",
+            ),
+        ];
+        for (edge, centre) in pairs {
+            assert!(
+                eval(edge) > eval(centre),
+                "{edge}: {} vs {centre}: {}",
+                eval(edge),
+                eval(centre)
+            );
+        }
+    }
+
+    #[test]
+    fn opposite_bishops_halve_the_score() {
+        let ocb =
+            Shape::of(&Position::from_fen("4k3/5p2/2b5/8/8/8/4PPP1/2B1K3 w - - 0 1").expect("fen"));
+        assert!(ocb.opposite_bishops);
+        assert_eq!(ocb.scale(100), OPPOSITE_BISHOPS_SCALE);
+        let same =
+            Shape::of(&Position::from_fen("4k3/5p2/8/2b5/8/8/4PPP1/2B1K3 w - - 0 1").expect("fen"));
+        assert!(!same.opposite_bishops);
+        assert_eq!(same.scale(100), 64);
     }
 
     fn flip(pos: &Position) -> Position {
@@ -504,12 +546,12 @@ mod tests {
         let at = |f: &str, color: Color| match Position::from_fen(f) {
             Ok(p) => {
                 let mut sink = SumSink::default();
-                shelter(&p, color, &mut sink);
+                pieces::shelter(&p, color, &mut sink);
                 sink.0[color.index()]
             }
             Err(e) => panic!("{f}: {e}"),
         };
-        let w = |i: usize| W[SHELTER + i];
+        let w = |i: usize| W[params::SHELTER + i];
         let white = Color::White;
         assert_eq!(at("r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", white), w(0) * 3);
         assert_eq!(at("r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1", white), w(1) * 3);
@@ -524,13 +566,23 @@ mod tests {
         );
     }
 
-    const VARIED: [&str; 6] = [
+    const VARIED: [&str; 11] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "rnbqkb1r/pp1p1ppp/4pn2/2p5/2PP4/5N2/PP2PPPP/RNBQKB1R w KQkq - 0 4",
         "6k1/5ppp/8/8/8/8/5PPP/3B2K1 b - - 0 1",
         "4k3/8/8/8/8/8/8/3NK3 b - - 0 1",
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R b KQ - 1 8",
+        // Rook on the seventh, an outpost, backward and supported pawns.
+        "2r3k1/1R3ppp/p2p4/2nPp3/4P3/P1N2P2/1PP3PP/6K1 w - - 0 1",
+        // Attacks on a castled king, safe checks, threats.
+        "r1b2rk1/pp3ppp/2n1p3/q2pP1N1/3P2Q1/2PB4/P4PPP/R3K2R w KQ - 0 1",
+        // Opposite castling with pawn storms and open files by the kings.
+        "1k1r3r/pp1q1ppp/2n1b3/4p1P1/4P2P/2N2P2/PPPQ4/2KR3R w - - 0 1",
+        // Passed pawns racing the kings, phalanx pawns.
+        "6k1/pp3p1p/6p1/3PP3/8/1K6/5PPP/8 w - - 0 1",
+        // A known win against a bare king.
+        "8/8/8/3k4/8/8/8/K6R b - - 0 1",
     ];
 
     /// The tuner's linear model is the evaluation: the coefficients times the weights give
@@ -547,7 +599,7 @@ mod tests {
             let s = lin.coefficients.dot(&W);
             let rho = lin.phase as f64 / MAX_PHASE as f64;
             let model =
-                lin.scale * (s.mg() as f64 * rho + s.eg() as f64 * (1.0 - rho)) + lin.tempo as f64;
+                lin.scale * (s.mg() as f64 * rho + s.eg() as f64 * (1.0 - rho)) + lin.offset as f64;
             let white = match pos.side_to_move() {
                 Color::White => ev.evaluate(&pos),
                 Color::Black => -ev.evaluate(&pos),

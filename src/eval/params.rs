@@ -41,8 +41,47 @@ pub const DOUBLED: usize = PASSED + 8;
 pub const ISOLATED: usize = DOUBLED + 1;
 /// King shelter per file around a king at home: own pawn one ahead, two ahead, none.
 pub const SHELTER: usize = ISOLATED + 1;
+/// Pawn storm, per file on and beside the king's: the nearest enemy pawn in front of the king
+/// on that file by its rank distance from the king (1..=7; 0: none).
+pub const STORM: usize = SHELTER + 3;
+/// Files on and beside the king's: no own pawn (semi-open), no pawn at all (open).
+pub const KING_FILE: usize = STORM + 8;
+/// Pieces attacking the enemy king zone, by their number (1..=7; 0 unused).
+pub const KS_ATTACKERS: usize = KING_FILE + 2;
+/// Squares of the enemy king zone attacked, per attacking piece kind.
+pub const KS_ATTACKS: usize = KS_ATTACKERS + 8;
+/// Squares from which a piece of this kind would give check and that the enemy does not
+/// guard, per piece kind.
+pub const KS_SAFE_CHECK: usize = KS_ATTACKS + 6;
+/// Passed pawn whose path to promotion is empty, by rank.
+pub const PASSED_FREE: usize = KS_SAFE_CHECK + 6;
+/// Passed pawn, per rank: times the distance of its own king to the square in front of it.
+pub const PASSED_OUR_KING: usize = PASSED_FREE + 8;
+/// Passed pawn, per rank: times the distance of the enemy king to the square in front of it.
+pub const PASSED_THEIR_KING: usize = PASSED_OUR_KING + 8;
+/// A pawn that no own pawn can support and whose advance square an enemy pawn guards.
+pub const BACKWARD: usize = PASSED_THEIR_KING + 8;
+/// A pawn protected by an own pawn, by rank.
+pub const SUPPORTED: usize = BACKWARD + 1;
+/// A pawn with an own pawn beside it on the same rank, by rank.
+pub const PHALANX: usize = SUPPORTED + 8;
+/// Rook on a file without own pawns (semi-open), without any pawn (open).
+pub const ROOK_FILE: usize = PHALANX + 8;
+/// Rook on the seventh rank.
+pub const ROOK_SEVENTH: usize = ROOK_FILE + 2;
+/// Knight, bishop on an outpost: ranks 4 to 6, protected by an own pawn, out of reach of
+/// enemy pawns.
+pub const OUTPOST: usize = ROOK_SEVENTH + 1;
+/// Enemy piece attacked by an own pawn, by the victim's kind.
+pub const THREAT_PAWN: usize = OUTPOST + 2;
+/// Enemy piece attacked by an own knight or bishop, by the victim's kind.
+pub const THREAT_MINOR: usize = THREAT_PAWN + 6;
+/// Enemy piece attacked by an own rook, by the victim's kind.
+pub const THREAT_ROOK: usize = THREAT_MINOR + 6;
+/// Enemy piece attacked and not defended, by its kind.
+pub const HANGING: usize = THREAT_ROOK + 6;
 /// The number of weights.
-pub const NUM_PARAMS: usize = SHELTER + 3;
+pub const NUM_PARAMS: usize = HANGING + 6;
 
 /// Mobility table start per piece kind (pawn and king have none).
 pub const MOBILITY: [usize; 6] = [
@@ -151,6 +190,114 @@ pub const GROUPS: &[Group] = &[
         name: "shelter (pawn 1 ahead, 2 ahead, none)",
         start: SHELTER,
         len: 3,
+    },
+    Group {
+        term: "king safety",
+        name: "pawn storm by distance",
+        start: STORM,
+        len: 8,
+    },
+    Group {
+        term: "king safety",
+        name: "king on semi-open, open file",
+        start: KING_FILE,
+        len: 2,
+    },
+    Group {
+        term: "king attack",
+        name: "king zone attackers by number",
+        start: KS_ATTACKERS,
+        len: 8,
+    },
+    Group {
+        term: "king attack",
+        name: "king zone squares attacked by kind",
+        start: KS_ATTACKS,
+        len: 6,
+    },
+    Group {
+        term: "king attack",
+        name: "safe checks by kind",
+        start: KS_SAFE_CHECK,
+        len: 6,
+    },
+    Group {
+        term: "passers",
+        name: "passed pawn with a free path by rank",
+        start: PASSED_FREE,
+        len: 8,
+    },
+    Group {
+        term: "passers",
+        name: "passed pawn: own king distance by rank",
+        start: PASSED_OUR_KING,
+        len: 8,
+    },
+    Group {
+        term: "passers",
+        name: "passed pawn: enemy king distance by rank",
+        start: PASSED_THEIR_KING,
+        len: 8,
+    },
+    Group {
+        term: "pawns",
+        name: "backward pawn",
+        start: BACKWARD,
+        len: 1,
+    },
+    Group {
+        term: "pawns",
+        name: "supported pawn by rank",
+        start: SUPPORTED,
+        len: 8,
+    },
+    Group {
+        term: "pawns",
+        name: "phalanx pawn by rank",
+        start: PHALANX,
+        len: 8,
+    },
+    Group {
+        term: "rooks",
+        name: "rook on semi-open, open file",
+        start: ROOK_FILE,
+        len: 2,
+    },
+    Group {
+        term: "rooks",
+        name: "rook on the seventh",
+        start: ROOK_SEVENTH,
+        len: 1,
+    },
+    Group {
+        term: "outposts",
+        name: "knight, bishop outpost",
+        start: OUTPOST,
+        len: 2,
+    },
+    Group {
+        term: "threats",
+        name: "attacked by a pawn, by victim",
+        start: THREAT_PAWN,
+        len: 6,
+    },
+    Group {
+        term: "threats",
+        name: "attacked by a minor, by victim",
+        start: THREAT_MINOR,
+        len: 6,
+    },
+    Group {
+        term: "threats",
+        name: "attacked by a rook, by victim",
+        start: THREAT_ROOK,
+        len: 6,
+    },
+    Group {
+        term: "threats",
+        name: "hanging, by kind",
+        start: HANGING,
+        len: 6,
     },
 ];
 

@@ -1,11 +1,12 @@
-//! Pawn structure: passed, doubled and isolated pawns. It depends on the pawns alone, so the
+//! Pawn structure: passed, doubled, isolated, backward, supported and phalanx pawns. It depends on the pawns alone, so the
 //! result is cached by the position's pawn key.
 
 use crate::core::{Bitboard, Color, PieceKind, Position, Square};
 
-use super::params::{DOUBLED, ISOLATED, PASSED};
+use super::params::{BACKWARD, DOUBLED, ISOLATED, PASSED, PHALANX, SUPPORTED};
 use super::score::S;
 use super::{Sink, SumSink};
+use crate::core::attacks::pawn_attacks;
 
 /// Entries in the pawn cache (a power of two).
 const CACHE_SIZE: usize = 1 << 14;
@@ -47,13 +48,13 @@ impl PawnCache {
     }
 }
 
-fn adjacent_files(file: u8) -> Bitboard {
+pub(super) fn adjacent_files(file: u8) -> Bitboard {
     let f = Bitboard::file(file);
     f.east() | f.west()
 }
 
 /// Squares strictly in front of `sq` (from `color`'s side) on its file and the two beside it.
-fn front_span(sq: Square, color: Color) -> Bitboard {
+pub(super) fn front_span(sq: Square, color: Color) -> Bitboard {
     let files = Bitboard::file(sq.file()) | adjacent_files(sq.file());
     let r = sq.rank() as u32;
     let ahead = match color {
@@ -68,6 +69,10 @@ fn front_span(sq: Square, color: Color) -> Bitboard {
 pub fn structure<K: Sink>(pos: &Position, color: Color, sink: &mut K) {
     let ours = pos.pieces_of(color, PieceKind::Pawn);
     let theirs = pos.pieces_of(!color, PieceKind::Pawn);
+    let forward: i8 = match color {
+        Color::White => 1,
+        Color::Black => -1,
+    };
     for sq in ours {
         let rel_rank = match color {
             Color::White => sq.rank(),
@@ -76,8 +81,21 @@ pub fn structure<K: Sink>(pos: &Position, color: Color, sink: &mut K) {
         if (front_span(sq, color) & theirs).is_empty() {
             sink.add(color, PASSED + rel_rank, 1);
         }
-        if (adjacent_files(sq.file()) & ours).is_empty() {
+        let neighbours = adjacent_files(sq.file()) & ours;
+        if neighbours.is_empty() {
             sink.add(color, ISOLATED, 1);
+        } else if let Some(stop) = sq.offset(0, forward) {
+            // Backward: every neighbour is ahead of it, and an enemy pawn guards its advance.
+            let level_or_behind = neighbours & !front_span(sq, color);
+            if level_or_behind.is_empty() && (pawn_attacks(color, stop) & theirs).any() {
+                sink.add(color, BACKWARD, 1);
+            }
+        }
+        if (pawn_attacks(!color, sq) & ours).any() {
+            sink.add(color, SUPPORTED + rel_rank, 1);
+        }
+        if ((sq.bb().east() | sq.bb().west()) & ours).any() {
+            sink.add(color, PHALANX + rel_rank, 1);
         }
     }
     for file in 0..8 {

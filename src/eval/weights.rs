@@ -64,6 +64,16 @@ pub const DRAWISH_MARGIN: i32 = 400;
 /// See [`DRAWISH_MARGIN`].
 pub const DRAWISH_DIVISOR: i32 = 4;
 
+/// Endgames with only pawns and one bishop each, on opposite colours: the score is scaled
+/// to this many 64ths.
+pub const OPPOSITE_BISHOPS_SCALE: i32 = 32;
+
+/// Against a bare king (known wins): bonus per step of the lone king from the centre.
+pub const MOP_UP_EDGE: i32 = 12;
+
+/// Against a bare king: bonus per step the attacking king is closer than 7.
+pub const MOP_UP_CLOSE: i32 = 6;
+
 /// Distance (0..=3) of a square from the four centre squares, measured like a king walks.
 const fn ring(sq: usize) -> i32 {
     let file = (sq % 8) as i32;
