@@ -89,7 +89,9 @@ enum Cmd {
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// Seed: runs with different seeds play different games.
+        /// Seed: game i of the run plays from seed + i, so runs whose seed ranges overlap
+        /// repeat each other's games (seed 2 is seed 1 shifted by one game). Space the seeds
+        /// of runs at least --games apart (e.g. 1, 100001, 200001).
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },

@@ -40,7 +40,8 @@ pub struct Config {
     pub max_plies: usize,
     /// Hash table per game, in MB.
     pub hash_mb: usize,
-    /// The seed; game `i` uses `seed + i`.
+    /// The seed; game `i` uses `seed + i`, so two runs repeat each other's games unless their
+    /// seeds are at least the number of games apart.
     pub seed: u64,
 }
 
