@@ -16,6 +16,8 @@ use ferrum::core::{divide, Color, Position};
 use ferrum::rules::referee_stream;
 use ferrum::uci::Session;
 
+mod tune;
+
 #[derive(Parser)]
 #[command(
     name = "ferrum",
@@ -67,6 +69,66 @@ enum Cmd {
         /// Depth in plies.
         #[arg(default_value_t = ferrum::search::BENCH_DEPTH)]
         depth: u32,
+    },
+    /// Generate training data for the tuner by self-play at a fixed number of nodes per move:
+    /// appends `FEN | score | result` lines (quiet positions only) to the output file.
+    Datagen {
+        /// Opening positions, one EPD/FEN per line (e.g. ../shared/openings/balanced.epd).
+        #[arg(long)]
+        openings: PathBuf,
+        /// The data file (appended to).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Games to play.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Random moves after the opening position.
+        #[arg(long, default_value_t = 4)]
+        random_plies: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed: game i of the run plays from seed + i, so runs whose seed ranges overlap
+        /// repeat each other's games (seed 2 is seed 1 shifted by one game). Space the seeds
+        /// of runs at least --games apart (e.g. 1, 100001, 200001).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Fit every evaluation weight to `datagen` data (Texel method: Adam on the error between
+    /// sigmoid(K * eval) and the results) and write a new weights file.
+    Tune {
+        /// Data files of `FEN | score | result` lines (repeat for several).
+        #[arg(long, required = true)]
+        data: Vec<PathBuf>,
+        /// The weights file to write (e.g. src/eval/weights.rs).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Full passes over the data.
+        #[arg(long, default_value_t = 2000)]
+        epochs: usize,
+        /// Adam's step size in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Use this K instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Share of the game result in the target; the rest is sigmoid(K * search score).
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+        /// Threads for the gradient.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Pull of each weight back to its starting value (L2 strength per squared
+        /// centipawn); tames the weights that few positions use.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+        /// Held-out data (other games than --data): its error against the results is only
+        /// measured, before, during and after, to show overfitting.
+        #[arg(long)]
+        holdout: Option<PathBuf>,
     },
 }
 
@@ -163,6 +225,44 @@ fn main() -> ExitCode {
             println!("{} nodes {} nps", r.nodes, r.nps());
             Ok(())
         }
+        Some(Cmd::Datagen {
+            openings,
+            output,
+            games,
+            nodes,
+            random_plies,
+            threads,
+            seed,
+        }) => {
+            let cfg = ferrum::tune::datagen::Config {
+                nodes,
+                random_plies,
+                seed,
+                ..Default::default()
+            };
+            tune::datagen(&openings, &output, games, threads, cfg)
+        }
+        Some(Cmd::Tune {
+            data,
+            output,
+            epochs,
+            lr,
+            k,
+            lambda,
+            threads,
+            l2,
+            holdout,
+        }) => tune::tune(tune::TuneArgs {
+            data,
+            output,
+            epochs,
+            learning_rate: lr,
+            k,
+            lambda,
+            threads,
+            l2,
+            holdout,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

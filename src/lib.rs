@@ -28,6 +28,7 @@ pub mod core;
 pub mod eval;
 pub mod rules;
 pub mod search;
+pub mod tune;
 pub mod uci;
 
 pub use rules::{Game, MoveError, Outcome, SharedGame};

@@ -16,21 +16,116 @@
 //! assert!(ev.evaluate(&queen_up) > 800);
 //! ```
 
+pub mod params;
 pub mod pawns;
+mod pieces;
 mod score;
 pub mod weights;
 
 use std::fmt;
 
-use crate::core::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::core::{Color, PieceKind, Position};
 
 pub use score::{MAX_PHASE, S};
 
+use params::{BISHOP_PAIR, MATERIAL, PSQT};
 use weights::{
-    BISHOP_PAIR, DRAWISH_DIVISOR, DRAWISH_MARGIN, MATERIAL, MOBILITY, MOBILITY_TYPICAL,
-    PHASE_WEIGHT, PSQT, SHELTER, TEMPO,
+    DRAWISH_DIVISOR, DRAWISH_MARGIN, MOP_UP_CLOSE, MOP_UP_EDGE, OPPOSITE_BISHOPS_SCALE,
+    PHASE_WEIGHT, TEMPO, W,
 };
+
+/// Where the evaluation terms write: each term adds `W[param] * n` for one side. The search's
+/// sink sums the weights; the trace sums them per term; the tuner's sink keeps the counts.
+pub trait Sink {
+    /// True when the sink only needs sums, so cached sums (the pawn cache) may stand in for
+    /// the terms themselves.
+    const SUMS_ONLY: bool;
+    /// `color` gets `n` times weight `param`.
+    fn add(&mut self, color: Color, param: usize, n: i32);
+    /// `color` gets the already summed `score` (a cached pawn-structure score); only called
+    /// when [`Sink::SUMS_ONLY`].
+    fn add_sum(&mut self, color: Color, score: S);
+}
+
+/// Sums the weights per side (what the search uses).
+#[derive(Default)]
+struct SumSink([S; 2]);
+
+impl Sink for SumSink {
+    const SUMS_ONLY: bool = true;
+    #[inline(always)]
+    fn add(&mut self, color: Color, param: usize, n: i32) {
+        self.0[color.index()] += W[param] * n;
+    }
+    #[inline(always)]
+    fn add_sum(&mut self, color: Color, score: S) {
+        self.0[color.index()] += score;
+    }
+}
+
+/// Sums the weights per term and side (the `eval` command).
+struct TraceSink {
+    terms: Vec<&'static str>,
+    sums: Vec<[S; 2]>,
+}
+
+impl Sink for TraceSink {
+    const SUMS_ONLY: bool = false;
+    fn add(&mut self, color: Color, param: usize, n: i32) {
+        let term = params::group_of(param).map_or("?", |g| g.term);
+        if let Some(i) = self.terms.iter().position(|&t| t == term) {
+            self.sums[i][color.index()] += W[param] * n;
+        }
+    }
+    fn add_sum(&mut self, _: Color, _: S) {}
+}
+
+/// The evaluation as a linear function of the weights: for each weight, White's count minus
+/// Black's. `W · coefficients` (per phase half) is exactly the evaluation's middlegame and
+/// endgame sum before the phase blend and scaling.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coefficients {
+    /// `(weight index, White's count minus Black's)`, sorted by index, no zero counts.
+    pub entries: Vec<(u16, i16)>,
+}
+
+impl Sink for Coefficients {
+    const SUMS_ONLY: bool = false;
+    fn add(&mut self, color: Color, param: usize, n: i32) {
+        let n = match color {
+            Color::White => n,
+            Color::Black => -n,
+        };
+        self.entries.push((param as u16, n as i16));
+    }
+    fn add_sum(&mut self, _: Color, _: S) {}
+}
+
+impl Coefficients {
+    fn normalise(&mut self) {
+        self.entries.sort_unstable_by_key(|e| e.0);
+        let mut out: Vec<(u16, i16)> = Vec::with_capacity(self.entries.len());
+        for &(i, n) in &self.entries {
+            match out.last_mut() {
+                Some(last) if last.0 == i => last.1 += n,
+                _ => out.push((i, n)),
+            }
+        }
+        out.retain(|e| e.1 != 0);
+        self.entries = out;
+    }
+
+    /// `weights · self`, per phase half.
+    pub fn dot(&self, weights: &[S]) -> S {
+        let mut s = S::ZERO;
+        for &(i, n) in &self.entries {
+            if let Some(&w) = weights.get(i as usize) {
+                s += w * n as i32;
+            }
+        }
+        s
+    }
+}
 
 /// The evaluation of one search thread. It owns its caches (the pawn-structure cache today), so
 /// the evaluation can grow them without the search changing or threads sharing locks.
@@ -48,94 +143,174 @@ impl Evaluator {
     /// The score of `pos` for the side to move, in centipawns.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        Terms::of(pos, &mut self.pawns).score(pos.side_to_move())
+        let mut sink = SumSink::default();
+        terms(pos, &mut sink, Some(&mut self.pawns));
+        let w = Color::White.index();
+        let b = Color::Black.index();
+        Shape::of(pos).score(sink.0[w] - sink.0[b], pos.side_to_move())
     }
 
     /// The evaluation taken apart term by term (for the UCI `eval` command and for tests).
     pub fn trace(&mut self, pos: &Position) -> Trace {
-        let terms = Terms::of(pos, &mut self.pawns);
+        let names = params::terms();
+        let mut sink = TraceSink {
+            sums: vec![[S::ZERO; 2]; names.len()],
+            terms: names,
+        };
+        terms(pos, &mut sink, None);
+        let shape = Shape::of(pos);
         Trace {
             side: pos.side_to_move(),
-            score: terms.score(pos.side_to_move()),
-            terms,
+            score: self.evaluate(pos),
+            terms: sink.terms.into_iter().zip(sink.sums).collect(),
+            shape,
         }
     }
 }
 
-/// Each term's contribution per side, before the phase blend.
-#[derive(Clone, Debug, Default)]
-struct Terms {
-    material: [S; 2],
-    psqt: [S; 2],
-    bishop_pair: [S; 2],
-    mobility: [S; 2],
-    pawn_structure: [S; 2],
-    shelter: [S; 2],
+/// What the tuner needs to know of one position besides its coefficients: the evaluation is
+/// `scale · taper(W · coefficients, phase) + offset` for White.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Linear {
+    /// The coefficients of the weights.
+    pub coefficients: Coefficients,
+    /// The game phase (0..=[`MAX_PHASE`]).
+    pub phase: i32,
+    /// The endgame scaling applied to the blended sum, decided with the current weights.
+    pub scale: f64,
+    /// The untuned part from White's view: the tempo bonus (+[`TEMPO`] with White to move,
+    /// -[`TEMPO`] otherwise) and the known-win bonus.
+    pub offset: i32,
+}
+
+/// The evaluation of `pos` as a linear function of the weights.
+pub fn linear(pos: &Position) -> Linear {
+    let mut coefficients = Coefficients::default();
+    terms(pos, &mut coefficients, None);
+    coefficients.normalise();
+    let shape = Shape::of(pos);
+    let white = coefficients.dot(&W).taper(shape.phase);
+    Linear {
+        coefficients,
+        phase: shape.phase.clamp(0, MAX_PHASE),
+        scale: shape.scale(white) as f64 / 64.0,
+        offset: shape.mop_up
+            + match pos.side_to_move() {
+                Color::White => TEMPO,
+                Color::Black => -TEMPO,
+            },
+    }
+}
+
+/// Every term of the evaluation, written into `sink`.
+fn terms<K: Sink>(pos: &Position, sink: &mut K, cache: Option<&mut pawns::PawnCache>) {
+    match cache {
+        Some(cache) if K::SUMS_ONLY => sink.add_sum(Color::White, cache.probe(pos)),
+        _ => {
+            pawns::structure(pos, Color::White, sink);
+            pawns::structure(pos, Color::Black, sink);
+        }
+    }
+    for color in Color::BOTH {
+        for kind in PieceKind::ALL {
+            let bb = pos.pieces_of(color, kind);
+            let k = kind.index();
+            sink.add(color, MATERIAL + k, bb.count() as i32);
+            for sq in bb {
+                let rel = match color {
+                    Color::White => sq,
+                    Color::Black => sq.flip_rank(),
+                };
+                sink.add(color, PSQT + 64 * k + rel.index(), 1);
+            }
+        }
+        if pos.pieces_of(color, PieceKind::Bishop).more_than_one() {
+            sink.add(color, BISHOP_PAIR, 1);
+        }
+    }
+    pieces::evaluate(pos, sink);
+}
+
+/// The parts of the final score that are not sums of weights: the phase, the endgame scaling
+/// and the known-win bonus.
+#[derive(Clone, Debug)]
+struct Shape {
     phase: i32,
     /// Endgame value of the pieces other than pawns, per side.
     pieces_eg: [i32; 2],
     pawnless: [bool; 2],
+    /// Only kings, pawns and one bishop each, on squares of opposite colours.
+    opposite_bishops: bool,
+    /// A known win against a bare king: the bonus for White for driving it to the edge.
+    mop_up: i32,
 }
 
-impl Terms {
-    fn of(pos: &Position, pawn_cache: &mut pawns::PawnCache) -> Terms {
-        let mut t = Terms::default();
-        // The cache holds White minus Black; the trace shows it on White's side.
-        t.pawn_structure[Color::White.index()] = pawn_cache.probe(pos);
+impl Shape {
+    fn of(pos: &Position) -> Shape {
+        let mut shape = Shape {
+            phase: 0,
+            pieces_eg: [0; 2],
+            pawnless: [false; 2],
+            opposite_bishops: false,
+            mop_up: 0,
+        };
+        let mut bare = [false; 2];
         for color in Color::BOTH {
             let c = color.index();
             for kind in PieceKind::ALL {
-                let bb = pos.pieces_of(color, kind);
-                let k = kind.index();
-                t.material[c] += MATERIAL[k] * bb.count() as i32;
-                t.phase += PHASE_WEIGHT[k] * bb.count() as i32;
-                for sq in bb {
-                    let rel = match color {
-                        Color::White => sq,
-                        Color::Black => sq.flip_rank(),
-                    };
-                    t.psqt[c] += PSQT[k][rel.index()];
+                let n = pos.pieces_of(color, kind).count() as i32;
+                shape.phase += PHASE_WEIGHT[kind.index()] * n;
+                if kind != PieceKind::Pawn {
+                    shape.pieces_eg[c] += W[MATERIAL + kind.index()].eg() * n;
                 }
             }
-            let pawns = pos.pieces_of(color, PieceKind::Pawn);
-            t.pawnless[c] = pawns.is_empty();
-            t.pieces_eg[c] =
-                t.material[c].eg() - MATERIAL[PieceKind::Pawn.index()].eg() * pawns.count() as i32;
-            if pos.pieces_of(color, PieceKind::Bishop).more_than_one() {
-                t.bishop_pair[c] = BISHOP_PAIR;
-            }
-            t.mobility[c] = mobility(pos, color);
-            t.shelter[c] = shelter(pos, color);
+            shape.pawnless[c] = pos.pieces_of(color, PieceKind::Pawn).is_empty();
+            bare[c] = pos.color_bb(color).count() == 1;
         }
-        t
+        let bishops = pos.pieces(PieceKind::Bishop);
+        let others = pos.pieces(PieceKind::Knight)
+            | pos.pieces(PieceKind::Rook)
+            | pos.pieces(PieceKind::Queen);
+        if others.is_empty() && bishops.count() == 2 {
+            let light = |c: Color| {
+                pos.pieces_of(c, PieceKind::Bishop)
+                    .first()
+                    .map(|sq| (sq.file() + sq.rank()) % 2 == 1)
+            };
+            if let (Some(w), Some(b)) = (light(Color::White), light(Color::Black)) {
+                shape.opposite_bishops = w != b;
+            }
+        }
+        let rook = W[MATERIAL + PieceKind::Rook.index()].eg();
+        for (strong, sign) in [(Color::White, 1), (Color::Black, -1)] {
+            let weak = !strong;
+            if bare[weak.index()] && shape.pieces_eg[strong.index()] >= rook {
+                let k = pos.king_square(weak);
+                let centre = |x: u8| if x < 4 { 3 - x } else { x - 4 } as i32;
+                let edge = centre(k.file()) + centre(k.rank());
+                let kings = pos.king_square(strong).distance(k) as i32;
+                shape.mop_up = sign * (MOP_UP_EDGE * edge + MOP_UP_CLOSE * (7 - kings));
+            }
+        }
+        shape
     }
 
-    /// The sum of the terms for White, per phase half.
-    fn white_total(&self) -> S {
-        let w = Color::White.index();
-        let b = Color::Black.index();
-        (self.material[w] - self.material[b])
-            + (self.psqt[w] - self.psqt[b])
-            + (self.bishop_pair[w] - self.bishop_pair[b])
-            + (self.mobility[w] - self.mobility[b])
-            + (self.pawn_structure[w] - self.pawn_structure[b])
-            + (self.shelter[w] - self.shelter[b])
+    /// The scale (in 64ths) for a blended score `white` from White's view.
+    fn scale(&self, white: i32) -> i32 {
+        if self.drawish(white) {
+            64 / DRAWISH_DIVISOR
+        } else if self.opposite_bishops {
+            OPPOSITE_BISHOPS_SCALE
+        } else {
+            64
+        }
     }
 
-    /// The blended score for `side`, scaled down in endgames the stronger side cannot win, plus
-    /// the tempo bonus.
-    fn score(&self, side: Color) -> i32 {
-        let white = self.white_total().taper(self.phase);
-        let stronger = if white >= 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let scaled = if self.drawish(stronger) {
-            white / DRAWISH_DIVISOR
-        } else {
-            white
-        };
+    /// The blended score for `side`, scaled down in endgames the stronger side cannot win
+    /// easily, plus the known-win bonus and the tempo bonus.
+    fn score(&self, white_total: S, side: Color) -> i32 {
+        let white = white_total.taper(self.phase);
+        let scaled = white * self.scale(white) / 64 + self.mop_up;
         let ours = match side {
             Color::White => scaled,
             Color::Black => -scaled,
@@ -143,74 +318,12 @@ impl Terms {
         ours + TEMPO
     }
 
-    /// True when `stronger` has no pawns and leads by little more than a minor piece.
-    fn drawish(&self, stronger: Color) -> bool {
-        let s = stronger.index();
+    /// True when the side ahead (by the blended score `white`) has no pawns and leads by little
+    /// more than a minor piece.
+    fn drawish(&self, white: i32) -> bool {
+        let s = if white >= 0 { 0 } else { 1 };
         self.pawnless[s] && self.pieces_eg[s] - self.pieces_eg[1 - s] <= DRAWISH_MARGIN
     }
-}
-
-/// Piece mobility: for each knight, bishop, rook and queen, the squares it attacks that hold no
-/// piece of its own side and no enemy pawn's attack, counted against a typical number.
-fn mobility(pos: &Position, color: Color) -> S {
-    let them = !color;
-    let enemy_pawns = pos.pieces_of(them, PieceKind::Pawn);
-    let pawn_guarded = match them {
-        Color::White => enemy_pawns.north().east() | enemy_pawns.north().west(),
-        Color::Black => enemy_pawns.south().east() | enemy_pawns.south().west(),
-    };
-    let area = !(pos.color_bb(color) | pawn_guarded);
-    let occ = pos.occupied();
-    let mut total = S::ZERO;
-    for kind in [
-        PieceKind::Knight,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-        PieceKind::Queen,
-    ] {
-        let k = kind.index();
-        for sq in pos.pieces_of(color, kind) {
-            let reach = match kind {
-                PieceKind::Knight => knight_attacks(sq),
-                PieceKind::Bishop => bishop_attacks(sq, occ),
-                PieceKind::Rook => rook_attacks(sq, occ),
-                _ => queen_attacks(sq, occ),
-            };
-            let n = (reach & area).count() as i32;
-            total += MOBILITY[k] * (n - MOBILITY_TYPICAL[k]);
-        }
-    }
-    total
-}
-
-/// Pawns in front of a king still at home: each of the (up to) three files around it scores
-/// by how close its nearest shielding pawn stands.
-fn shelter(pos: &Position, color: Color) -> S {
-    let ksq = pos.king_square(color);
-    let home_rank = color.back_rank();
-    let rel = (ksq.rank() as i32 - home_rank as i32).abs();
-    if rel > 1 {
-        return S::ZERO;
-    }
-    let pawns = pos.pieces_of(color, PieceKind::Pawn);
-    let step: i8 = match color {
-        Color::White => 1,
-        Color::Black => -1,
-    };
-    let mut total = S::ZERO;
-    for df in -1i8..=1 {
-        let near = ksq.offset(df, step);
-        let far = ksq.offset(df, 2 * step);
-        let Some(near) = near else { continue };
-        total += if pawns.has(near) {
-            SHELTER[0]
-        } else if far.is_some_and(|f| pawns.has(f)) {
-            SHELTER[1]
-        } else {
-            SHELTER[2]
-        };
-    }
-    total
 }
 
 /// The evaluation of one position, term by term.
@@ -218,7 +331,8 @@ fn shelter(pos: &Position, color: Color) -> S {
 pub struct Trace {
     side: Color,
     score: i32,
-    terms: Terms,
+    terms: Vec<(&'static str, [S; 2])>,
+    shape: Shape,
 }
 
 impl Trace {
@@ -229,31 +343,28 @@ impl Trace {
 
     /// The game phase, 0 (endgame) to [`MAX_PHASE`].
     pub fn phase(&self) -> i32 {
-        self.terms.phase
+        self.shape.phase
+    }
+
+    /// The terms: name, then White's and Black's middlegame/endgame sums.
+    pub fn terms(&self) -> &[(&'static str, [S; 2])] {
+        &self.terms
     }
 }
 
 impl fmt::Display for Trace {
-    /// A table of the terms, White minus Black, middlegame and endgame, then the final score.
+    /// A table of the terms per side, middlegame and endgame, White minus Black, then the final
+    /// score.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let t = &self.terms;
         writeln!(
             f,
-            "       term|   white mg   eg |   black mg   eg |   total mg   eg"
+            "       term|   white mg    eg |   black mg    eg |   total mg    eg"
         )?;
-        let rows: [(&str, &[S; 2]); 6] = [
-            ("material", &t.material),
-            ("psqt", &t.psqt),
-            ("bishop pair", &t.bishop_pair),
-            ("mobility", &t.mobility),
-            ("pawns (net)", &t.pawn_structure),
-            ("shelter", &t.shelter),
-        ];
-        for (name, v) in rows {
+        for (name, v) in &self.terms {
             let d = v[0] - v[1];
             writeln!(
                 f,
-                "{name:>11}|{:>11}{:>5} |{:>11}{:>5} |{:>11}{:>5}",
+                "{name:>11}|{:>11}{:>6} |{:>11}{:>6} |{:>11}{:>6}",
                 v[0].mg(),
                 v[0].eg(),
                 v[1].mg(),
@@ -262,7 +373,18 @@ impl fmt::Display for Trace {
                 d.eg()
             )?;
         }
-        writeln!(f, "phase {} of {MAX_PHASE}, tempo {TEMPO}", t.phase)?;
+        let white = (self
+            .terms
+            .iter()
+            .fold(S::ZERO, |acc, (_, v)| acc + v[0] - v[1]))
+        .taper(self.shape.phase);
+        writeln!(
+            f,
+            "phase {} of {MAX_PHASE}, tempo {TEMPO}, endgame scale {}/64, known-win bonus {} (White)",
+            self.shape.phase,
+            self.shape.scale(white),
+            self.shape.mop_up
+        )?;
         write!(
             f,
             "final evaluation {} cp for {} (side to move)",
@@ -287,13 +409,7 @@ mod tests {
     /// score: the evaluation has no colour bias.
     #[test]
     fn symmetric_under_colour_flip() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbqkb1r/pp1p1ppp/4pn2/2p5/2PP4/5N2/PP2PPPP/RNBQKB1R w KQkq - 0 4",
-            "6k1/5ppp/8/8/8/8/5PPP/3B2K1 b - - 0 1",
-        ];
-        for fen in fens {
+        for fen in VARIED {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
             let flipped = flip(&pos);
             let mut ev = Evaluator::new();
@@ -304,6 +420,62 @@ mod tests {
                 flipped.fen()
             );
         }
+    }
+
+    /// Every term is colour-blind, whatever its weight: the flipped position's coefficients
+    /// are the negated originals (this covers terms whose weights are still zero).
+    #[test]
+    fn coefficients_are_antisymmetric_under_colour_flip() {
+        for fen in VARIED {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let a = linear(&pos).coefficients.entries;
+            let b: Vec<(u16, i16)> = linear(&flip(&pos))
+                .coefficients
+                .entries
+                .into_iter()
+                .map(|(i, n)| (i, -n))
+                .collect();
+            assert_eq!(a, b, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_bare_king_is_driven_to_the_edge() {
+        // K+Q v K and K+R v K: the lone king on the edge (and the kings close) scores higher.
+        let pairs = [
+            (
+                "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+                "8/8/8/4k3/8/8/8/3QK3 w - - 0 1",
+            ),
+            (
+                "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+                "8/8/8/3k4/8/8/8/K6R w - - 0 1",
+            ),
+            (
+                "8/8/8/8/8/1k6/7q/K7 b - - 0 1",
+                "8/8/8/3k4/8/8/7q/4K3 b - - 0 1",
+            ),
+        ];
+        for (edge, centre) in pairs {
+            assert!(
+                eval(edge) > eval(centre),
+                "{edge}: {} vs {centre}: {}",
+                eval(edge),
+                eval(centre)
+            );
+        }
+    }
+
+    #[test]
+    fn opposite_bishops_halve_the_score() {
+        let ocb =
+            Shape::of(&Position::from_fen("4k3/5p2/2b5/8/8/8/4PPP1/2B1K3 w - - 0 1").expect("fen"));
+        assert!(ocb.opposite_bishops);
+        assert_eq!(ocb.scale(100), OPPOSITE_BISHOPS_SCALE);
+        let same =
+            Shape::of(&Position::from_fen("4k3/5p2/8/2b5/8/8/4PPP1/2B1K3 w - - 0 1").expect("fen"));
+        assert!(!same.opposite_bishops);
+        assert_eq!(same.scale(100), 64);
     }
 
     fn flip(pos: &Position) -> Position {
@@ -371,19 +543,72 @@ mod tests {
 
     #[test]
     fn a_sheltered_king_beats_an_exposed_one() {
-        let at = |f: &str| match Position::from_fen(f) {
-            Ok(p) => shelter(&p, Color::White),
+        let at = |f: &str, color: Color| match Position::from_fen(f) {
+            Ok(p) => {
+                let mut sink = SumSink::default();
+                pieces::shelter(&p, color, &mut sink);
+                sink.0[color.index()]
+            }
             Err(e) => panic!("{f}: {e}"),
         };
-        assert_eq!(at("r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), SHELTER[0] * 3);
-        assert_eq!(at("r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1"), SHELTER[1] * 3);
-        assert_eq!(at("r5k1/5ppp/8/8/8/8/PPP5/R5K1 w - - 0 1"), SHELTER[2] * 3);
+        let w = |i: usize| W[params::SHELTER + i];
+        let white = Color::White;
+        assert_eq!(at("r5k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", white), w(0) * 3);
+        assert_eq!(at("r5k1/5ppp/8/8/8/5PPP/8/R5K1 w - - 0 1", white), w(1) * 3);
+        assert_eq!(at("r5k1/5ppp/8/8/8/8/PPP5/R5K1 w - - 0 1", white), w(2) * 3);
         // A king on the edge has two files; one that left home has no shelter term.
-        assert_eq!(at("r5k1/5ppp/8/8/8/8/6PP/R6K w - - 0 1"), SHELTER[0] * 2);
-        assert_eq!(at("r5k1/5ppp/8/8/8/6K1/6PP/R7 w - - 0 1"), S::ZERO);
+        assert_eq!(at("r5k1/5ppp/8/8/8/8/6PP/R6K w - - 0 1", white), w(0) * 2);
+        assert_eq!(at("r5k1/5ppp/8/8/8/6K1/6PP/R7 w - - 0 1", white), S::ZERO);
         // Black's shelter is mirrored.
-        let p = Position::from_fen("r5k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1").expect("fen");
-        assert_eq!(shelter(&p, Color::Black), SHELTER[0] * 3);
+        assert_eq!(
+            at("r5k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", Color::Black),
+            w(0) * 3
+        );
+    }
+
+    const VARIED: [&str; 11] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkb1r/pp1p1ppp/4pn2/2p5/2PP4/5N2/PP2PPPP/RNBQKB1R w KQkq - 0 4",
+        "6k1/5ppp/8/8/8/8/5PPP/3B2K1 b - - 0 1",
+        "4k3/8/8/8/8/8/8/3NK3 b - - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R b KQ - 1 8",
+        // Rook on the seventh, an outpost, backward and supported pawns.
+        "2r3k1/1R3ppp/p2p4/2nPp3/4P3/P1N2P2/1PP3PP/6K1 w - - 0 1",
+        // Attacks on a castled king, safe checks, threats.
+        "r1b2rk1/pp3ppp/2n1p3/q2pP1N1/3P2Q1/2PB4/P4PPP/R3K2R w KQ - 0 1",
+        // Opposite castling with pawn storms and open files by the kings.
+        "1k1r3r/pp1q1ppp/2n1b3/4p1P1/4P2P/2N2P2/PPPQ4/2KR3R w - - 0 1",
+        // Passed pawns racing the kings, phalanx pawns.
+        "6k1/pp3p1p/6p1/3PP3/8/1K6/5PPP/8 w - - 0 1",
+        // A known win against a bare king.
+        "8/8/8/3k4/8/8/8/K6R b - - 0 1",
+    ];
+
+    /// The tuner's linear model is the evaluation: the coefficients times the weights give
+    /// the evaluation's sums exactly, and the blended, scaled score up to rounding.
+    #[test]
+    fn coefficients_reproduce_the_evaluation() {
+        let mut ev = Evaluator::new();
+        for fen in VARIED {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let mut sink = SumSink::default();
+            terms(&pos, &mut sink, None);
+            let lin = linear(&pos);
+            assert_eq!(lin.coefficients.dot(&W), sink.0[0] - sink.0[1], "{fen}");
+            let s = lin.coefficients.dot(&W);
+            let rho = lin.phase as f64 / MAX_PHASE as f64;
+            let model =
+                lin.scale * (s.mg() as f64 * rho + s.eg() as f64 * (1.0 - rho)) + lin.offset as f64;
+            let white = match pos.side_to_move() {
+                Color::White => ev.evaluate(&pos),
+                Color::Black => -ev.evaluate(&pos),
+            };
+            assert!(
+                (model - white as f64).abs() <= 1.0,
+                "{fen}: {model} vs {white}"
+            );
+        }
     }
 
     #[test]

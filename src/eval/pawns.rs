@@ -1,10 +1,12 @@
-//! Pawn structure: passed, doubled and isolated pawns. It depends on the pawns alone, so the
+//! Pawn structure: passed, doubled, isolated, backward, supported and phalanx pawns. It depends on the pawns alone, so the
 //! result is cached by the position's pawn key.
 
 use crate::core::{Bitboard, Color, PieceKind, Position, Square};
 
+use super::params::{BACKWARD, DOUBLED, ISOLATED, PASSED, PHALANX, SUPPORTED};
 use super::score::S;
-use super::weights::{DOUBLED_PAWN, ISOLATED_PAWN, PASSED_PAWN};
+use super::{Sink, SumSink};
+use crate::core::attacks::pawn_attacks;
 
 /// Entries in the pawn cache (a power of two).
 const CACHE_SIZE: usize = 1 << 14;
@@ -35,7 +37,10 @@ impl PawnCache {
                 return s;
             }
         }
-        let s = structure(pos, Color::White) - structure(pos, Color::Black);
+        let mut sink = SumSink::default();
+        structure(pos, Color::White, &mut sink);
+        structure(pos, Color::Black, &mut sink);
+        let s = sink.0[0] - sink.0[1];
         if let Some(e) = self.entries.get_mut(i) {
             *e = (key, s);
         }
@@ -43,13 +48,13 @@ impl PawnCache {
     }
 }
 
-fn adjacent_files(file: u8) -> Bitboard {
+pub(super) fn adjacent_files(file: u8) -> Bitboard {
     let f = Bitboard::file(file);
     f.east() | f.west()
 }
 
 /// Squares strictly in front of `sq` (from `color`'s side) on its file and the two beside it.
-fn front_span(sq: Square, color: Color) -> Bitboard {
+pub(super) fn front_span(sq: Square, color: Color) -> Bitboard {
     let files = Bitboard::file(sq.file()) | adjacent_files(sq.file());
     let r = sq.rank() as u32;
     let ahead = match color {
@@ -60,64 +65,87 @@ fn front_span(sq: Square, color: Color) -> Bitboard {
     files & Bitboard(ahead)
 }
 
-/// The pawn-structure terms of `color`'s pawns.
-pub fn structure(pos: &Position, color: Color) -> S {
+/// The pawn-structure terms of `color`'s pawns, written into `sink`.
+pub fn structure<K: Sink>(pos: &Position, color: Color, sink: &mut K) {
     let ours = pos.pieces_of(color, PieceKind::Pawn);
     let theirs = pos.pieces_of(!color, PieceKind::Pawn);
-    let mut s = S::ZERO;
+    let forward: i8 = match color {
+        Color::White => 1,
+        Color::Black => -1,
+    };
     for sq in ours {
         let rel_rank = match color {
             Color::White => sq.rank(),
             Color::Black => 7 - sq.rank(),
         } as usize;
         if (front_span(sq, color) & theirs).is_empty() {
-            s += PASSED_PAWN[rel_rank];
+            sink.add(color, PASSED + rel_rank, 1);
         }
-        if (adjacent_files(sq.file()) & ours).is_empty() {
-            s += ISOLATED_PAWN;
+        let neighbours = adjacent_files(sq.file()) & ours;
+        if neighbours.is_empty() {
+            sink.add(color, ISOLATED, 1);
+        } else if let Some(stop) = sq.offset(0, forward) {
+            // Backward: every neighbour is ahead of it, and an enemy pawn guards its advance.
+            let level_or_behind = neighbours & !front_span(sq, color);
+            if level_or_behind.is_empty() && (pawn_attacks(color, stop) & theirs).any() {
+                sink.add(color, BACKWARD, 1);
+            }
+        }
+        if (pawn_attacks(!color, sq) & ours).any() {
+            sink.add(color, SUPPORTED + rel_rank, 1);
+        }
+        if ((sq.bb().east() | sq.bb().west()) & ours).any() {
+            sink.add(color, PHALANX + rel_rank, 1);
         }
     }
     for file in 0..8 {
         let n = (Bitboard::file(file) & ours).count() as i32;
         if n > 1 {
-            s += DOUBLED_PAWN * (n - 1);
+            sink.add(color, DOUBLED, n - 1);
         }
     }
-    s
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::weights::W;
     use super::*;
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
     }
 
+    fn structure_of(p: &Position, color: Color) -> S {
+        let mut sink = SumSink::default();
+        structure(p, color, &mut sink);
+        sink.0[color.index()]
+    }
+
     #[test]
     fn passed_doubled_isolated() {
+        let w = |i: usize| W[i];
         // White: a passed pawn on d6; Black: nothing passed.
         let p = pos("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1");
-        assert_eq!(structure(&p, Color::White), PASSED_PAWN[5] + ISOLATED_PAWN);
+        assert_eq!(structure_of(&p, Color::White), w(PASSED + 5) + w(ISOLATED));
         // A pawn facing one on an adjacent file ahead is not passed.
         let p = pos("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1");
-        assert_eq!(structure(&p, Color::White), ISOLATED_PAWN);
+        assert_eq!(structure_of(&p, Color::White), w(ISOLATED));
         // Doubled and isolated: two pawns on c.
         let p = pos("4k3/8/8/8/2P5/2P5/8/4K3 w - - 0 1");
         assert_eq!(
-            structure(&p, Color::White),
-            PASSED_PAWN[3] + PASSED_PAWN[2] + ISOLATED_PAWN * 2 + DOUBLED_PAWN
+            structure_of(&p, Color::White),
+            w(PASSED + 3) + w(PASSED + 2) + w(ISOLATED) * 2 + w(DOUBLED)
         );
         // Black's pawns are seen from Black's side: a pawn on d3 is on its 6th rank.
         let p = pos("4k3/8/8/8/8/3p4/8/4K3 w - - 0 1");
-        assert_eq!(structure(&p, Color::Black), PASSED_PAWN[5] + ISOLATED_PAWN);
+        assert_eq!(structure_of(&p, Color::Black), w(PASSED + 5) + w(ISOLATED));
     }
 
     #[test]
     fn cache_returns_what_it_computed() {
         let mut cache = PawnCache::default();
         let p = pos("4k3/pp3ppp/8/3P4/8/8/PP3PPP/4K3 w - - 0 1");
-        let direct = structure(&p, Color::White) - structure(&p, Color::Black);
+        let direct = structure_of(&p, Color::White) - structure_of(&p, Color::Black);
         assert_eq!(cache.probe(&p), direct);
         assert_eq!(cache.probe(&p), direct);
         assert_eq!(cache.probe(&Position::startpos()), S::ZERO);

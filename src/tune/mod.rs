@@ -1,0 +1,84 @@
+//! Fitting the evaluation to our own games: self-play data generation ([`datagen`]) and the
+//! Texel tuner ([`tuner`]).
+//!
+//! The data is a text file, one position per line:
+//!
+//! ```text
+//! <FEN> | <search score, centipawns, White's view> | <result for White: 1.0, 0.5 or 0.0>
+//! ```
+//!
+//! Only quiet positions are written (side to move not in check, no capture that wins material
+//! by SEE, the best move neither a capture nor a promotion), so the static evaluation is a fair
+//! guess of what the search found. `src/eval/TUNING.md` records how the current weights were made.
+
+pub mod datagen;
+pub mod tuner;
+
+/// A small deterministic random number generator (SplitMix64): data generation must be
+/// reproducible from its seed and needs no dependency for that.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+/// One training position as read from a data file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The position.
+    pub fen: String,
+    /// The search score from White's view, in centipawns.
+    pub score: i32,
+    /// The game's result for White: 1.0 win, 0.5 draw, 0.0 loss.
+    pub result: f64,
+}
+
+/// Parses one data line (`FEN | score | result`); the error says what is wrong with it.
+///
+/// ```
+/// use ferrum::tune::parse_sample;
+/// let s = parse_sample("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1.0").unwrap();
+/// assert_eq!((s.score, s.result), (900, 1.0));
+/// assert!(parse_sample("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900").is_err());
+/// ```
+pub fn parse_sample(line: &str) -> Result<Sample, String> {
+    let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+    let [fen, score, result] = parts.as_slice() else {
+        return Err(format!(
+            "expected `FEN | score | result` (3 fields separated by `|`), found {} field(s)",
+            parts.len()
+        ));
+    };
+    let score = score
+        .parse::<i32>()
+        .map_err(|_| format!("the score `{score}` is not an integer"))?;
+    let result = match *result {
+        "1.0" | "1" | "1-0" => 1.0,
+        "0.5" | "1/2-1/2" => 0.5,
+        "0.0" | "0" | "0-1" => 0.0,
+        other => return Err(format!("the result `{other}` is not 1.0, 0.5 or 0.0")),
+    };
+    Ok(Sample {
+        fen: fen.to_string(),
+        score,
+        result,
+    })
+}
