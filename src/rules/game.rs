@@ -7,8 +7,9 @@ use crate::core::{
 
 use super::diagnose;
 use super::error::{GameError, MoveError, MoveErrorKind};
-use super::outcome::{insufficient_material, DrawClaim, Outcome};
+use super::outcome::{DrawClaim, Outcome};
 use super::san::{self, MoveText};
+use crate::core::insufficient_material;
 
 /// What makes two positions the same for the repetition rules: placement, side to move,
 /// castling rights and the available en-passant capture (the core keeps an en-passant square

@@ -39,9 +39,10 @@ pub mod report;
 pub mod san;
 pub mod shared;
 
+pub use crate::core::insufficient_material;
 pub use error::{CastlingRefusal, GameError, MoveError, MoveErrorKind};
 pub use game::Game;
-pub use outcome::{insufficient_material, DrawClaim, Outcome};
+pub use outcome::{DrawClaim, Outcome};
 pub use pgn::{
     read_pgn, write_pgn, PgnError, PgnErrorKind, PgnGame, PgnReader, PgnStream, SEVEN_TAG_ROSTER,
 };

@@ -91,7 +91,7 @@ fn repetition_in_the_game_history_counts_as_a_draw() {
 
 #[test]
 fn insufficient_material_is_recognised() {
-    use worker::insufficient_material;
+    use crate::core::insufficient_material;
     assert!(insufficient_material(&fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1")));
     assert!(insufficient_material(&fen(
         "4k3/8/8/8/8/8/8/3NK3 w - - 0 1"

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
 
-use crate::core::{Move, Piece, PieceKind, Position};
+use crate::core::{insufficient_material, Move, Piece, PieceKind, Position};
 use crate::eval::Evaluator;
 
 use super::ordering::{Heuristics, MovePicker};
@@ -841,23 +841,4 @@ impl<'a> Worker<'a> {
             chess960,
         }
     }
-}
-
-/// No sequence of legal moves can mate: kings alone, a lone minor piece, or bishops all on
-/// squares of one colour.
-pub(crate) fn insufficient_material(pos: &Position) -> bool {
-    use crate::core::Bitboard;
-    let heavy =
-        pos.pieces(PieceKind::Pawn) | pos.pieces(PieceKind::Rook) | pos.pieces(PieceKind::Queen);
-    if heavy.any() {
-        return false;
-    }
-    let knights = pos.pieces(PieceKind::Knight);
-    let bishops = pos.pieces(PieceKind::Bishop);
-    let minors = knights | bishops;
-    if minors.count() <= 1 {
-        return true;
-    }
-    knights.is_empty()
-        && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & Bitboard::DARK).is_empty())
 }
