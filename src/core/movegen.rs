@@ -185,7 +185,7 @@ impl Position {
     #[inline]
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();
-        generate::<CAPTURES, _>(self, Bitboard::FULL, &mut list);
+        self.append_legal_captures(&mut list);
         list
     }
 
@@ -193,8 +193,21 @@ impl Position {
     #[inline]
     pub fn legal_quiets(&self) -> MoveList {
         let mut list = MoveList::new();
-        generate::<QUIETS, _>(self, Bitboard::FULL, &mut list);
+        self.append_legal_quiets(&mut list);
         list
+    }
+
+    /// Appends [`Position::legal_captures`] to `list` (no list is built and copied: the move
+    /// picker fills its own).
+    #[inline]
+    pub fn append_legal_captures(&self, list: &mut MoveList) {
+        generate::<CAPTURES, _>(self, Bitboard::FULL, list);
+    }
+
+    /// Appends [`Position::legal_quiets`] to `list`.
+    #[inline]
+    pub fn append_legal_quiets(&self, list: &mut MoveList) {
+        generate::<QUIETS, _>(self, Bitboard::FULL, list);
     }
 
     /// Appends the legal moves of the pieces standing on `origins` to `list`.

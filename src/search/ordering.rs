@@ -113,10 +113,12 @@ pub struct MovePicker {
     counter: Move,
     /// Quiet moves already handed out by the killer/counter stages.
     special: [Move; 3],
+    /// The losing captures (kept at the front, in the order they were found), then the other
+    /// captures, then the quiet moves: one list, so a node fills and copies no other.
     list: MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
-    bad: MoveList,
+    bad_len: usize,
     bad_next: usize,
     /// When false (quiescence), no quiet moves and no losing captures are produced.
     quiets: bool,
@@ -135,7 +137,7 @@ impl MovePicker {
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
-            bad: MoveList::new(),
+            bad_len: 0,
             bad_next: 0,
             quiets: true,
             skip_quiets: false,
@@ -211,7 +213,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenCaptures => {
-                    self.list = pos.legal_captures();
+                    pos.append_legal_captures(&mut self.list);
                     for i in 0..self.list.len() {
                         self.scores[i] = Self::capture_score(pos, self.list[i]);
                     }
@@ -223,7 +225,10 @@ impl MovePicker {
                     Some(m) => {
                         let under = matches!(m.promotion(), Some(k) if k != PieceKind::Queen);
                         if under || !see_ge(pos, m, 0) {
-                            self.bad.push(m);
+                            // Everything before `next` has been handed out or set aside:
+                            // the slot at `bad_len` is free to take it.
+                            self.list.swap(self.bad_len, self.next - 1);
+                            self.bad_len += 1;
                         } else {
                             return Some(m);
                         }
@@ -251,14 +256,13 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     self.stage = Stage::Quiets;
                     if !self.skip_quiets {
-                        self.list = pos.legal_quiets();
+                        let start = self.list.len();
+                        pos.append_legal_quiets(&mut self.list);
                         let side = pos.side_to_move();
-                        for i in 0..self.list.len() {
+                        for i in start..self.list.len() {
                             self.scores[i] = heur.history(side, self.list[i]);
                         }
-                        self.next = 0;
-                    } else {
-                        self.list.clear();
+                        self.next = start;
                     }
                 }
                 Stage::Quiets => {
@@ -273,9 +277,9 @@ impl MovePicker {
                     }
                 }
                 Stage::BadCaptures => {
-                    if let Some(&m) = self.bad.get(self.bad_next) {
+                    if self.bad_next < self.bad_len {
                         self.bad_next += 1;
-                        return Some(m);
+                        return Some(self.list[self.bad_next - 1]);
                     }
                     self.stage = Stage::Done;
                 }
