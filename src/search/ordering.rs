@@ -331,6 +331,40 @@ mod tests {
     }
 
     #[test]
+    fn losing_captures_come_last_after_every_quiet_move() {
+        // The queen can take three defended pawns (each loses the queen for a pawn) and an
+        // undefended knight.
+        let fen = "4k3/2p1p3/1p1p1p2/8/n2Q4/8/3R4/4K3 w - - 0 1";
+        let pos = Position::from_fen(fen).expect("fen");
+        let legal = pos.legal_moves();
+        let got = all_from(
+            &pos,
+            MovePicker::new(Move::NULL, [Move::NULL; 2], Move::NULL),
+        );
+        assert_eq!(got.len(), legal.len());
+        let losing: Vec<usize> = got
+            .iter()
+            .enumerate()
+            .filter(|&(_, &m)| pos.is_capture(m) && !see_ge(&pos, m, 0))
+            .map(|(i, _)| i)
+            .collect();
+        assert!(losing.len() >= 3, "{losing:?}");
+        let last_quiet = got
+            .iter()
+            .rposition(|&m| !MovePicker::is_tactical(&pos, m))
+            .expect("quiets");
+        assert!(
+            losing.iter().all(|&i| i > last_quiet),
+            "{losing:?} {last_quiet}"
+        );
+        let mut a: Vec<u16> = got.iter().map(|m| m.to_bits()).collect();
+        let mut b: Vec<u16> = legal.iter().map(|m| m.to_bits()).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+    }
+
+    #[test]
     fn illegal_killers_are_never_produced() {
         let pos = Position::startpos();
         let other = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").expect("fen");
