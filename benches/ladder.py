@@ -45,9 +45,10 @@ def elo(w, d, l):
     lo, hi = s - 1.96 * se, s + 1.96 * se
     return f(s), f(lo), f(hi)
 
-seed = 1
 while True:
     w, d, l = stats(); n = w + d + l
+    # Seeded by the games already played, so a resumed ladder plays new openings.
+    seed = 1 + n // (2 * a.batch_pairs)
     if n >= a.min_games:
         e, lo, hi = elo(w, d, l)
         print(f'{a.name}: {n} games +{w} ={d} -{l} Elo {e:+.1f} [{lo:+.1f}, {hi:+.1f}]', flush=True)
@@ -62,4 +63,3 @@ while True:
     r = subprocess.run(cmd, capture_output=True, text=True)
     faults = [x for x in r.stdout.splitlines() if re.search(r'illegal|crash|forfeit|loses on time|readyok', x, re.I)]
     for f in faults: print('FAULT?', f, flush=True)
-    seed += 1
