@@ -2,16 +2,17 @@
 """Where a match.py SPRT stands, from its PGN: games, W/D/L, pentanomial counts, Elo and nElo
 with 95% intervals, and the LLR so far. match.py reports the LLR only when it ends; this reads a
 running (or interrupted) match, and several runs appended to one PGN (new seed each) count as
-one test, which is how an SPRT is carried across sessions.
+one test, which is how an SPRT is carried across sessions. Several PGNs also count as one test:
+two match.py processes with different seeds, one per core, each writing its own PGN.
 
-    benches/sprt_status.py sprt.pgn new [--elo0 0 --elo1 10]
+    benches/sprt_status.py sprt.pgn [more.pgn ...] new [--elo0 0 --elo1 10]
 
 `new` is the name the tested engine had in the PGN. Games pair with the last unpaired game on
 the same opening (match.py at concurrency 1 plays a pair back to back)."""
 import argparse, importlib.util, re
 
 ap = argparse.ArgumentParser()
-ap.add_argument('pgn')
+ap.add_argument('pgn', nargs='+')
 ap.add_argument('name')
 ap.add_argument('--elo0', type=float, default=0)
 ap.add_argument('--elo1', type=float, default=10)
@@ -22,7 +23,7 @@ spec = importlib.util.spec_from_file_location('match', a.match)
 match = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(match)
 
-text = open(a.pgn).read()
+text = '\n'.join(open(path).read() for path in a.pgn)
 games = re.findall(r'\[White "([^"]*)"\]\s*\[Black "([^"]*)"\]\s*\[Result "([^"]*)"\]\s*'
                    r'\[FEN "([^"]*)"', text)
 tally = match.Tally()
@@ -32,7 +33,7 @@ for white, black, result, fen in games:
         continue
     tally.add(fen, points if white == a.name else 1 - points)
 if not tally.games:
-    raise SystemExit(f'no finished games of {a.name} in {a.pgn}')
+    raise SystemExit(f'no finished games of {a.name} in {", ".join(a.pgn)}')
 llr = match.sprt_llr(tally.penta, a.elo0, a.elo1)
 print(f'{a.name}: LLR {llr:.2f} (bounds -2.94, 2.94 for alpha = beta = 0.05), '
       f'nElo [{a.elo0:g}, {a.elo1:g}]')
