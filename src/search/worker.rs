@@ -62,6 +62,8 @@ struct Frame {
     static_eval: i32,
     mv: Move,
     piece: Option<Piece>,
+    /// The move a singular-extension search leaves out at this ply (null: none).
+    excluded: Move,
 }
 
 pub(crate) struct Worker<'a> {
@@ -463,7 +465,14 @@ impl<'a> Worker<'a> {
         }
 
         let key = self.pos.key();
-        let tte = self.shared.tt.probe(key, ply);
+        let excluded = self.stack[ply].excluded;
+        // A search that leaves a move out is a different search: it neither reads nor writes
+        // the table's entry for this position.
+        let tte = if excluded.is_null() {
+            self.shared.tt.probe(key, ply)
+        } else {
+            None
+        };
         let tt_move = self.hash_move(tte);
         if let Some(e) = tte {
             // Near the fifty-move limit a stored score may hide a draw that is now closer.
@@ -503,7 +512,7 @@ impl<'a> Worker<'a> {
             & !(self.pos.pieces(PieceKind::Pawn) | self.pos.pieces(PieceKind::King)))
         .any();
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_null() {
             // Reverse futility: far above beta with little depth left, a quiet move will not
             // bring it back down.
             if depth <= 8
@@ -552,6 +561,34 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
+        // Singular extension: when the hash move is much better than every other move (they all
+        // fail low against a margin below its stored score, in a reduced search), it is
+        // searched one ply deeper. If even the others reach beta, more than one move refutes
+        // the parent's move here: cut (multi-cut).
+        let mut singular = false;
+        if let Some(e) = tte {
+            if depth >= 8
+                && ply > 0
+                && !tt_move.is_null()
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && e.score.abs() < MATE_BOUND
+            {
+                let s_beta = e.score - 2 * depth;
+                self.stack[ply].excluded = tt_move;
+                let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+                self.stack[ply].excluded = Move::NULL;
+                if self.stopped {
+                    return 0;
+                }
+                if s < s_beta {
+                    singular = true;
+                } else if s_beta >= beta {
+                    return s_beta;
+                }
+            }
+        }
+
         let prev = if ply >= 1 {
             let f = self.stack[ply - 1];
             f.piece.map(|p| (p, f.mv))
@@ -570,6 +607,9 @@ impl<'a> Worker<'a> {
         let lmp_limit = (3 + depth * depth) as usize / (2 - improving as usize);
 
         while let Some(m) = picker.next(&self.pos, &self.heur) {
+            if m == excluded {
+                continue;
+            }
             legal += 1;
             let quiet = !MovePicker::is_tactical(&self.pos, m);
             if best_score > -MATE_BOUND && has_pieces {
@@ -596,7 +636,8 @@ impl<'a> Worker<'a> {
             let undo = self.pos.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.in_check();
-            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let extension = ((gives_check || (singular && m == tt_move))
+                && ply < 2 * self.root_depth as usize) as i32;
             let new_depth = depth - 1 + extension;
             searched += 1;
 
@@ -654,7 +695,14 @@ impl<'a> Worker<'a> {
         }
 
         if legal == 0 {
+            if !excluded.is_null() {
+                // Only the excluded move was legal: it is singular.
+                return alpha;
+            }
             return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if !excluded.is_null() {
+            return best_score;
         }
         let bound = if best_score >= beta {
             Bound::Lower
