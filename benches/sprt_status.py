@@ -8,7 +8,10 @@ two match.py processes with different seeds, one per core, each writing its own 
     benches/sprt_status.py sprt.pgn [more.pgn ...] new [--elo0 0 --elo1 10]
 
 `new` is the name the tested engine had in the PGN. Games pair with the last unpaired game on
-the same opening (match.py at concurrency 1 plays a pair back to back)."""
+the same opening (match.py at concurrency 1 plays a pair back to back).
+
+When an earlier session's PGNs are gone but its counts were written down, `--carry` adds them:
+the `carry` line this script prints (W,D,L then the five pentanomial counts) is that argument."""
 import argparse, importlib.util, re
 
 ap = argparse.ArgumentParser()
@@ -17,6 +20,8 @@ ap.add_argument('name')
 ap.add_argument('--elo0', type=float, default=0)
 ap.add_argument('--elo1', type=float, default=10)
 ap.add_argument('--match', default='../shared/tools/match.py')
+ap.add_argument('--carry', default=None,
+                help='W,D,L,LL,LD,DD,WD,WW of finished pairs played before these PGNs')
 a = ap.parse_args()
 
 spec = importlib.util.spec_from_file_location('match', a.match)
@@ -32,6 +37,14 @@ for white, black, result, fen in games:
     if points is None or a.name not in (white, black):
         continue
     tally.add(fen, points if white == a.name else 1 - points)
+if a.carry:
+    counts = [int(x) for x in a.carry.split(',')]
+    if len(counts) != 8 or min(counts) < 0:
+        raise SystemExit('--carry wants eight counts: W,D,L,LL,LD,DD,WD,WW')
+    tally.wins += counts[0]
+    tally.draws += counts[1]
+    tally.losses += counts[2]
+    tally.penta = [x + y for x, y in zip(tally.penta, counts[3:])]
 if not tally.games:
     raise SystemExit(f'no finished games of {a.name} in {", ".join(a.pgn)}')
 llr = match.sprt_llr(tally.penta, a.elo0, a.elo1)
@@ -39,3 +52,10 @@ print(f'{a.name}: LLR {llr:.2f} (bounds -2.94, 2.94 for alpha = beta = 0.05), '
       f'nElo [{a.elo0:g}, {a.elo1:g}]')
 for line in tally.lines():
     print(line)
+# Only finished pairs carry over: a game whose partner is unplayed is left out of the W,D,L too.
+done = dict(wins=tally.wins, draws=tally.draws, losses=tally.losses)
+for points in tally.open_pairs.values():
+    done['wins'] -= points == 1
+    done['draws'] -= points == 0.5
+    done['losses'] -= points == 0
+print(f"  carry: {done['wins']},{done['draws']},{done['losses']},{','.join(map(str, tally.penta))}")
