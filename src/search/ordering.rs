@@ -2,6 +2,11 @@
 //! cheapest attacker), the killers and the counter-move, the other quiet moves by history, and
 //! the captures that lose material last. Moves are produced in stages, so a cutoff by the hash
 //! move or a capture never pays for generating the quiet moves.
+//!
+//! A quiet move's history score is the sum of three tables: the butterfly table (side, from,
+//! to), and two continuation tables that ask how the move (piece, destination) did right after
+//! the move one ply back and the move two plies back. The butterfly table knows a move is good;
+//! the continuation tables know it is good *as an answer to that*.
 
 use crate::core::{Color, Move, MoveList, Piece, PieceKind, Position, MAX_MOVES};
 
@@ -10,10 +15,52 @@ use super::see::{see_ge, value};
 /// History scores saturate here (the update below keeps them within it).
 pub const HISTORY_MAX: i32 = 16_384;
 
+/// A move as continuation history sees it: the piece that moved and the square it reached
+/// (the side is in the piece).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct ContKey(u16);
+
+/// Pieces times squares: the rows and columns of a continuation table.
+const CONT_SIZE: usize = 12 * 64;
+
+impl ContKey {
+    /// The key of `m` played by `piece`.
+    #[inline]
+    pub fn new(piece: Piece, m: Move) -> ContKey {
+        ContKey((piece.index() * 64 + m.to().index()) as u16)
+    }
+
+    /// The key of the move `m` in `pos` (before it is made); `None` for the null move.
+    #[inline]
+    pub fn of(pos: &Position, m: Move) -> Option<ContKey> {
+        pos.moved_piece(m).map(|p| ContKey::new(p, m))
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The moves one and two plies before a node, the lines continuation history is kept by
+/// (`None` at the root, after a null move, or where there is no such ply).
+pub type Lineage = [Option<ContKey>; 2];
+
+/// Moves the score `h` by `delta` with gravity: it is pulled towards the bound in proportion
+/// to how far it is from it, so it stays in range and old lessons fade.
+#[inline]
+fn nudge(h: i32, delta: i32) -> i32 {
+    h + delta - h * delta.abs() / HISTORY_MAX
+}
+
 /// What the search learns about quiet moves while it runs.
 pub struct Heuristics {
     /// Butterfly history by side, from and to square.
     history: Box<[[[i32; 64]; 64]; 2]>,
+    /// Continuation history: one row per earlier move (piece, destination), one column per
+    /// reply (piece, destination). i16 keeps the table at 1.2 MB; scores stay within
+    /// `HISTORY_MAX`.
+    cont: Vec<[i16; CONT_SIZE]>,
     /// The quiet move that last refuted each (piece, destination) move of the opponent.
     counter: Box<[[Move; 64]; 12]>,
     /// Two quiet moves per ply that caused a cutoff there.
@@ -25,6 +72,7 @@ impl Heuristics {
     pub fn new(max_ply: usize) -> Heuristics {
         Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
+            cont: vec![[0; CONT_SIZE]; CONT_SIZE],
             counter: Box::new([[Move::NULL; 64]; 12]),
             killers: vec![[Move::NULL; 2]; max_ply + 2],
         }
@@ -34,6 +82,25 @@ impl Heuristics {
     #[inline]
     pub fn history(&self, side: Color, m: Move) -> i32 {
         self.history[side.index()][m.from().index()][m.to().index()]
+    }
+
+    /// The continuation-history score of the reply `key` to the earlier move `prev`.
+    #[inline]
+    pub fn continuation(&self, prev: ContKey, key: ContKey) -> i32 {
+        i32::from(self.cont[prev.index()][key.index()])
+    }
+
+    /// How promising the quiet move `m` of `pos` is after the moves of `lineage`: its
+    /// butterfly score plus its continuation scores under the two earlier moves.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, m: Move, lineage: &Lineage) -> i32 {
+        let mut score = self.history(pos.side_to_move(), m);
+        if let Some(key) = ContKey::of(pos, m) {
+            for prev in lineage.iter().flatten() {
+                score += self.continuation(*prev, key);
+            }
+        }
+        score
     }
 
     /// The killers at `ply`.
@@ -59,16 +126,18 @@ impl Heuristics {
         }
     }
 
-    /// A quiet move `best` caused a beta cutoff at `ply` and `depth`: reward it, and punish the
-    /// quiet moves `tried` before it.
+    /// A quiet move `best` of `pos` caused a beta cutoff at `ply` and `depth`, after the moves
+    /// of `lineage`: reward it, and punish the quiet moves `tried` before it.
+    #[allow(clippy::too_many_arguments)]
     pub fn on_cutoff(
         &mut self,
-        side: Color,
+        pos: &Position,
         ply: usize,
         depth: i32,
         best: Move,
         tried: &[Move],
         prev: Option<(Piece, Move)>,
+        lineage: &Lineage,
     ) {
         if let Some(k) = self.killers.get_mut(ply) {
             if k[0] != best {
@@ -80,13 +149,19 @@ impl Heuristics {
             self.counter[p.index()][m.to().index()] = best;
         }
         let bonus = (depth * depth * 16).min(1_600);
-        let table = &mut self.history[side.index()];
+        let side = pos.side_to_move();
         for &m in tried {
             let delta = if m == best { bonus } else { -bonus };
-            let h = &mut table[m.from().index()][m.to().index()];
-            // Gravity: a score is pulled towards the bound in proportion to how far it is from it,
-            // so it stays in range and old lessons fade.
-            *h += delta - *h * delta.abs() / HISTORY_MAX;
+            let h = &mut self.history[side.index()][m.from().index()][m.to().index()];
+            *h = nudge(*h, delta);
+            let Some(key) = ContKey::of(pos, m) else {
+                continue;
+            };
+            for prev in lineage.iter().flatten() {
+                let c = &mut self.cont[prev.index()][key.index()];
+                // `nudge` keeps the score within ±HISTORY_MAX, which i16 holds.
+                *c = nudge(i32::from(*c), delta) as i16;
+            }
         }
     }
 }
@@ -111,6 +186,8 @@ pub struct MovePicker {
     hash_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// The earlier moves quiet moves are scored after (continuation history).
+    lineage: Lineage,
     /// Quiet moves already handed out by the killer/counter stages.
     special: [Move; 3],
     /// The losing captures (kept at the front, in the order they were found), then the other
@@ -126,13 +203,15 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// A picker for a full-width node. `hash_move` must already be legal (or null).
-    pub fn new(hash_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    /// A picker for a full-width node. `hash_move` must already be legal (or null); `lineage`
+    /// names the moves before this node, by which quiet moves are scored.
+    pub fn new(hash_move: Move, killers: [Move; 2], counter: Move, lineage: Lineage) -> MovePicker {
         MovePicker {
             stage: Stage::HashMove,
             hash_move,
             killers,
             counter,
+            lineage,
             special: [Move::NULL; 3],
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
@@ -147,7 +226,7 @@ impl MovePicker {
     /// A picker for quiescence out of check: captures and promotions that do not lose material
     /// (the hash move only if it is one of those).
     pub fn captures_only(hash_move: Move) -> MovePicker {
-        let mut p = MovePicker::new(hash_move, [Move::NULL; 2], Move::NULL);
+        let mut p = MovePicker::new(hash_move, [Move::NULL; 2], Move::NULL, [None; 2]);
         p.quiets = false;
         p
     }
@@ -258,9 +337,8 @@ impl MovePicker {
                     if !self.skip_quiets {
                         let start = self.list.len();
                         pos.append_legal_quiets(&mut self.list);
-                        let side = pos.side_to_move();
                         for i in start..self.list.len() {
-                            self.scores[i] = heur.history(side, self.list[i]);
+                            self.scores[i] = heur.quiet_score(pos, self.list[i], &self.lineage);
                         }
                         self.next = start;
                     }
@@ -310,7 +388,10 @@ mod tests {
         let hash = pos.parse_uci("e2a6").expect("legal");
         let killer = pos.parse_uci("a2a3").expect("legal");
         let bogus = pos.parse_uci("a2a4").expect("legal"); // legal, used as counter
-        let got = all_from(&pos, MovePicker::new(hash, [killer, hash], bogus));
+        let got = all_from(
+            &pos,
+            MovePicker::new(hash, [killer, hash], bogus, [None; 2]),
+        );
         assert_eq!(got[0], hash);
         assert_eq!(got.len(), legal.len(), "{got:?}");
         let mut a: Vec<u16> = got.iter().map(|m| m.to_bits()).collect();
@@ -339,7 +420,7 @@ mod tests {
         let legal = pos.legal_moves();
         let got = all_from(
             &pos,
-            MovePicker::new(Move::NULL, [Move::NULL; 2], Move::NULL),
+            MovePicker::new(Move::NULL, [Move::NULL; 2], Move::NULL, [None; 2]),
         );
         assert_eq!(got.len(), legal.len());
         let losing: Vec<usize> = got
@@ -371,7 +452,7 @@ mod tests {
         let foreign = other.parse_uci("a1a8").expect("legal there");
         let got = all_from(
             &pos,
-            MovePicker::new(Move::NULL, [foreign, Move::NULL], foreign),
+            MovePicker::new(Move::NULL, [foreign, Move::NULL], foreign, [None; 2]),
         );
         assert_eq!(got.len(), 20);
         assert!(!got.contains(&foreign));
@@ -393,10 +474,49 @@ mod tests {
         let b = pos.parse_uci("d2d4").expect("legal");
         let mut h = Heuristics::new(8);
         for _ in 0..1000 {
-            h.on_cutoff(Color::White, 1, 20, a, &[b, a], None);
+            h.on_cutoff(&pos, 1, 20, a, &[b, a], None, &[None; 2]);
         }
         assert!(h.history(Color::White, a) > 0 && h.history(Color::White, a) <= HISTORY_MAX);
         assert!(h.history(Color::White, b) < 0 && h.history(Color::White, b) >= -HISTORY_MAX);
         assert_eq!(h.killers(1)[0], a);
+    }
+
+    #[test]
+    fn continuation_history_is_kept_per_preceding_move() {
+        // After 1.e4 e5, a cutoff by Nf3 is learned under 1...e5 (one ply back) and 1.e4 (two
+        // back); under an unrelated line (1.d4 d5) Nf3 keeps its butterfly score alone.
+        let start = Position::startpos();
+        let e4 = start.parse_uci("e2e4").expect("legal");
+        let d4 = start.parse_uci("d2d4").expect("legal");
+        let mut after_e4 = start.clone();
+        after_e4.make(e4);
+        let e5 = after_e4.parse_uci("e7e5").expect("legal");
+        let mut after_d4 = start.clone();
+        after_d4.make(d4);
+        let d5 = after_d4.parse_uci("d7d5").expect("legal");
+        let mut pos = after_e4.clone();
+        pos.make(e5);
+        let nf3 = pos.parse_uci("g1f3").expect("legal");
+        let a3 = pos.parse_uci("a2a3").expect("legal");
+
+        let open = [ContKey::of(&after_e4, e5), ContKey::of(&start, e4)];
+        let queens = [ContKey::of(&after_d4, d5), ContKey::of(&start, d4)];
+        assert!(open.iter().chain(&queens).all(Option::is_some));
+
+        let mut h = Heuristics::new(8);
+        h.on_cutoff(&pos, 2, 6, nf3, &[a3, nf3], None, &open);
+        let butterfly = h.history(Color::White, nf3);
+        assert!(butterfly > 0);
+        let under_open = h.quiet_score(&pos, nf3, &open);
+        assert_eq!(
+            under_open,
+            3 * butterfly,
+            "butterfly plus both continuation entries"
+        );
+        assert_eq!(h.quiet_score(&pos, nf3, &queens), butterfly);
+        assert_eq!(h.quiet_score(&pos, nf3, &[None; 2]), butterfly);
+        // The move tried before the cutoff is punished under the same line.
+        assert!(h.quiet_score(&pos, a3, &open) < h.quiet_score(&pos, a3, &queens));
+        assert!(h.quiet_score(&pos, a3, &queens) < 0);
     }
 }

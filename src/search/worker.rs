@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use crate::core::{insufficient_material, Move, Piece, PieceKind, Position};
 use crate::eval::Evaluator;
 
-use super::ordering::{Heuristics, MovePicker};
+use super::ordering::{ContKey, Heuristics, Lineage, MovePicker};
 use super::see::{see_ge, value};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{
@@ -426,6 +426,15 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The moves one and two plies before `ply`, for continuation history.
+    fn lineage(&self, ply: usize) -> Lineage {
+        let key = |back: usize| {
+            let f = self.stack.get(ply.checked_sub(back)?)?;
+            f.piece.map(|p| ContKey::new(p, f.mv))
+        };
+        [key(1), key(2)]
+    }
+
     fn evaluate(&mut self) -> i32 {
         self.eval.evaluate(&self.pos)
     }
@@ -595,9 +604,10 @@ impl<'a> Worker<'a> {
         } else {
             None
         };
+        let lineage = self.lineage(ply);
         let killers = self.heur.killers(ply);
         let counter = self.heur.counter(prev);
-        let mut picker = MovePicker::new(tt_move, killers, counter);
+        let mut picker = MovePicker::new(tt_move, killers, counter, lineage);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
@@ -612,6 +622,11 @@ impl<'a> Worker<'a> {
             }
             legal += 1;
             let quiet = !MovePicker::is_tactical(&self.pos, m);
+            let quiet_score = if quiet {
+                self.heur.quiet_score(&self.pos, m, &lineage)
+            } else {
+                0
+            };
             if best_score > -MATE_BOUND && has_pieces {
                 if quiet {
                     if !in_check && depth <= 8 && legal > lmp_limit {
@@ -653,7 +668,7 @@ impl<'a> Worker<'a> {
                     r -= gives_check as i32;
                     if quiet {
                         r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
-                        r -= self.heur.history(us, m) / 6_000;
+                        r -= quiet_score / 8_000;
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
@@ -685,8 +700,15 @@ impl<'a> Worker<'a> {
                     }
                     if score >= beta {
                         if quiet {
-                            self.heur
-                                .on_cutoff(us, ply, depth, m, &quiets_tried[..n_quiets], prev);
+                            self.heur.on_cutoff(
+                                &self.pos,
+                                ply,
+                                depth,
+                                m,
+                                &quiets_tried[..n_quiets],
+                                prev,
+                                &lineage,
+                            );
                         }
                         break;
                     }
@@ -759,7 +781,7 @@ impl<'a> Worker<'a> {
         }
 
         let mut picker = if in_check {
-            MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL)
+            MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL, [None; 2])
         } else {
             MovePicker::captures_only(tt_move)
         };
