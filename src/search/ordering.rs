@@ -62,7 +62,7 @@ pub struct Heuristics {
     /// `HISTORY_MAX`.
     cont: Vec<[i16; CONT_SIZE]>,
     /// The quiet move that last refuted each (piece, destination) move of the opponent.
-    counter: Box<[[Move; 64]; 12]>,
+    counter: Box<[Move; CONT_SIZE]>,
     /// Two quiet moves per ply that caused a cutoff there.
     killers: Vec<[Move; 2]>,
 }
@@ -73,7 +73,7 @@ impl Heuristics {
         Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
             cont: vec![[0; CONT_SIZE]; CONT_SIZE],
-            counter: Box::new([[Move::NULL; 64]; 12]),
+            counter: Box::new([Move::NULL; CONT_SIZE]),
             killers: vec![[Move::NULL; 2]; max_ply + 2],
         }
     }
@@ -117,18 +117,15 @@ impl Heuristics {
         }
     }
 
-    /// The counter-move to the opponent's last move (`piece` landed on its `to`).
+    /// The counter-move to the opponent's last move, the first move of `lineage`.
     #[inline]
-    pub fn counter(&self, prev: Option<(Piece, Move)>) -> Move {
-        match prev {
-            Some((p, m)) => self.counter[p.index()][m.to().index()],
-            None => Move::NULL,
-        }
+    pub fn counter(&self, lineage: &Lineage) -> Move {
+        lineage[0].map_or(Move::NULL, |prev| self.counter[prev.index()])
     }
 
     /// A quiet move `best` of `pos` caused a beta cutoff at `ply` and `depth`, after the moves
-    /// of `lineage`: reward it, and punish the quiet moves `tried` before it.
-    #[allow(clippy::too_many_arguments)]
+    /// of `lineage`: reward it (and make it the counter to the last move), and punish the quiet
+    /// moves `tried` before it.
     pub fn on_cutoff(
         &mut self,
         pos: &Position,
@@ -136,7 +133,6 @@ impl Heuristics {
         depth: i32,
         best: Move,
         tried: &[Move],
-        prev: Option<(Piece, Move)>,
         lineage: &Lineage,
     ) {
         if let Some(k) = self.killers.get_mut(ply) {
@@ -145,8 +141,8 @@ impl Heuristics {
                 k[0] = best;
             }
         }
-        if let Some((p, m)) = prev {
-            self.counter[p.index()][m.to().index()] = best;
+        if let Some(prev) = lineage[0] {
+            self.counter[prev.index()] = best;
         }
         let bonus = (depth * depth * 16).min(1_600);
         let side = pos.side_to_move();
@@ -474,7 +470,7 @@ mod tests {
         let b = pos.parse_uci("d2d4").expect("legal");
         let mut h = Heuristics::new(8);
         for _ in 0..1000 {
-            h.on_cutoff(&pos, 1, 20, a, &[b, a], None, &[None; 2]);
+            h.on_cutoff(&pos, 1, 20, a, &[b, a], &[None; 2]);
         }
         assert!(h.history(Color::White, a) > 0 && h.history(Color::White, a) <= HISTORY_MAX);
         assert!(h.history(Color::White, b) < 0 && h.history(Color::White, b) >= -HISTORY_MAX);
@@ -504,7 +500,7 @@ mod tests {
         assert!(open.iter().chain(&queens).all(Option::is_some));
 
         let mut h = Heuristics::new(8);
-        h.on_cutoff(&pos, 2, 6, nf3, &[a3, nf3], None, &open);
+        h.on_cutoff(&pos, 2, 6, nf3, &[a3, nf3], &open);
         let butterfly = h.history(Color::White, nf3);
         assert!(butterfly > 0);
         let under_open = h.quiet_score(&pos, nf3, &open);

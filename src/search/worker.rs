@@ -598,15 +598,9 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let prev = if ply >= 1 {
-            let f = self.stack[ply - 1];
-            f.piece.map(|p| (p, f.mv))
-        } else {
-            None
-        };
         let lineage = self.lineage(ply);
         let killers = self.heur.killers(ply);
-        let counter = self.heur.counter(prev);
+        let counter = self.heur.counter(&lineage);
         let mut picker = MovePicker::new(tt_move, killers, counter, lineage);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
@@ -706,7 +700,6 @@ impl<'a> Worker<'a> {
                                 depth,
                                 m,
                                 &quiets_tried[..n_quiets],
-                                prev,
                                 &lineage,
                             );
                         }
