@@ -70,32 +70,43 @@ enum Cmd {
         #[arg(default_value_t = ferrum::search::BENCH_DEPTH)]
         depth: u32,
     },
-    /// Generate training data for the tuner by self-play at a fixed number of nodes per move:
-    /// appends `FEN | score | result` lines (quiet positions only) to the output file.
+    /// Generate training data by self-play at a soft node limit per move: whole games (every
+    /// move, its search score and the result) in binary chunks of a data set directory.
+    /// Runs until --games are kept or it is stopped; a new run in the same directory appends.
     Datagen {
-        /// Opening positions, one EPD/FEN per line (e.g. ../shared/openings/balanced.epd).
+        /// The data set directory; default `$FERRUM_DATA/<--name>`.
         #[arg(long)]
-        openings: PathBuf,
-        /// The data file (appended to).
-        #[arg(short, long)]
-        output: PathBuf,
-        /// Games to play.
-        #[arg(long, default_value_t = 1000)]
-        games: usize,
-        /// Nodes per move.
+        out: Option<PathBuf>,
+        /// The data set's name (a directory under `$FERRUM_DATA` when --out is not given).
+        #[arg(long, default_value = "selfplay")]
+        name: String,
+        /// Opening positions, one EPD/FEN per line (e.g. ../shared/openings/balanced.epd); half
+        /// the games start from them, the other half from the start position.
+        #[arg(long)]
+        openings: Option<PathBuf>,
+        /// Games to keep (default: until stopped).
+        #[arg(long)]
+        games: Option<u64>,
+        /// Soft node limit per move (no new iteration past it).
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
-        /// Random moves after the opening position.
-        #[arg(long, default_value_t = 4)]
-        random_plies: usize,
+        /// Hard node limit per move (default ten times --nodes).
+        #[arg(long)]
+        hard_nodes: Option<u64>,
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// Seed: game i of the run plays from seed + i, so runs whose seed ranges overlap
-        /// repeat each other's games (seed 2 is seed 1 shifted by one game). Space the seeds
-        /// of runs at least --games apart (e.g. 1, 100001, 200001).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// The run's seed (default: from the clock; it is printed and stored in each chunk).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Games per chunk file.
+        #[arg(long, default_value_t = 250)]
+        chunk_games: usize,
+    },
+    /// Summarise a data set directory: games, positions and results per chunk, and any damage.
+    Datainfo {
+        /// The data set directory.
+        dir: PathBuf,
     },
     /// Fit every evaluation weight to `datagen` data (Texel method: Adam on the error between
     /// sigmoid(K * eval) and the results) and write a new weights file.
@@ -226,22 +237,34 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Cmd::Datagen {
+            out,
+            name,
             openings,
-            output,
             games,
             nodes,
-            random_plies,
+            hard_nodes,
             threads,
             seed,
+            chunk_games,
         }) => {
             let cfg = ferrum::tune::datagen::Config {
-                nodes,
-                random_plies,
-                seed,
+                soft_nodes: nodes,
+                hard_nodes: hard_nodes.unwrap_or(nodes.saturating_mul(10)),
                 ..Default::default()
             };
-            tune::datagen(&openings, &output, games, threads, cfg)
+            tune::data_dir(out, &name).and_then(|dir| {
+                tune::datagen(tune::DatagenArgs {
+                    dir,
+                    openings,
+                    games,
+                    threads,
+                    seed,
+                    chunk_games,
+                    cfg,
+                })
+            })
         }
+        Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
         Some(Cmd::Tune {
             data,
             output,

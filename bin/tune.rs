@@ -1,15 +1,16 @@
 //! The `datagen` and `tune` subcommands: self-play training data and the Texel tuner.
 
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::path::Path;
-use std::sync::atomic::Ordering;
-use std::sync::Mutex;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use ferrum::core::Position;
-use ferrum::tune::datagen::{self, Config, GameRecord, Progress};
+use ferrum::tune::chunks::{chunk_files, read_chunk, ChunkWriter};
+use ferrum::tune::datagen::{self, Config};
+use ferrum::tune::filter::Filter;
+use ferrum::tune::gamefile::{GameRecord, GameResult};
 
 /// Reads opening positions: one EPD or FEN per line (the first four fields are the position;
 /// the clocks default to `0 1`). Blank and `#` lines are skipped; a bad line is an error naming it.
@@ -34,65 +35,168 @@ pub fn read_openings(path: &Path) -> Result<Vec<Position>> {
     Ok(out)
 }
 
-/// `ferrum datagen`: plays `games` self-play games and appends their quiet positions to `output`.
-pub fn datagen(
-    openings: &Path,
-    output: &Path,
-    games: usize,
-    threads: usize,
-    cfg: Config,
-) -> Result<()> {
-    if threads == 0 {
+/// What `ferrum datagen` was asked to do.
+pub struct DatagenArgs {
+    /// The data set directory.
+    pub dir: PathBuf,
+    /// Opening positions for half the games.
+    pub openings: Option<PathBuf>,
+    /// Games to keep (`None`: until stopped).
+    pub games: Option<u64>,
+    /// Games at once.
+    pub threads: usize,
+    /// The run's seed (`None`: from the clock).
+    pub seed: Option<u64>,
+    /// Games per chunk.
+    pub chunk_games: usize,
+    /// How the games are played.
+    pub cfg: Config,
+}
+
+/// The data set directory: `--out`, else `$FERRUM_DATA/<name>`.
+pub fn data_dir(out: Option<PathBuf>, name: &str) -> Result<PathBuf> {
+    if let Some(dir) = out {
+        return Ok(dir);
+    }
+    match std::env::var_os("FERRUM_DATA") {
+        Some(root) if !root.is_empty() => Ok(PathBuf::from(root).join(name)),
+        _ => bail!("no data directory: give --out DIR or set FERRUM_DATA"),
+    }
+}
+
+/// A seed from the clock and the process id, so runs started without --seed differ.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
+}
+
+/// Counts for the progress lines.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+}
+
+impl Tally {
+    fn add(&mut self, g: &GameRecord) {
+        self.games += 1;
+        self.positions += g.moves.len() as u64;
+        match g.result {
+            GameResult::WhiteWins => self.wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::BlackWins => self.losses += 1,
+        }
+    }
+
+    fn line(&self, secs: f64) -> String {
+        format!(
+            "{} games (+{} ={} -{} for White), {} positions, {:.0} positions/s",
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            self.positions,
+            self.positions as f64 / secs.max(1e-9)
+        )
+    }
+}
+
+/// `ferrum datagen`: self-play games into the chunks of a data set directory.
+pub fn datagen(args: DatagenArgs) -> Result<()> {
+    if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
-    let openings = read_openings(openings)?;
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(output)
-        .with_context(|| format!("cannot open {} for writing", output.display()))?;
-    let mut out = BufWriter::new(file);
-    let progress = Progress::default();
-    let start = Instant::now();
-    let mut write_error: Option<std::io::Error> = None;
-    let mut done = 0usize;
-    let (mut wins, mut draws, mut losses) = (0usize, 0usize, 0usize);
-    {
-        let sink = Mutex::new(|g: &GameRecord| -> bool {
-            if let Err(e) = out
-                .write_all(g.lines().as_bytes())
-                .and_then(|_| out.flush())
-            {
-                write_error = Some(e);
-                return false;
-            }
-            done += 1;
-            match g.result {
-                r if r > 0.75 => wins += 1,
-                r if r < 0.25 => losses += 1,
-                _ => draws += 1,
-            }
-            if done % 100 == 0 {
-                let secs = start.elapsed().as_secs_f64();
-                eprintln!(
-                    "{done} games (+{wins} ={draws} -{losses}), {} positions, {:.1} games/s",
-                    progress.positions.load(Ordering::Relaxed),
-                    done as f64 / secs.max(1e-9)
-                );
-            }
-            true
-        });
-        datagen::generate(&openings, &cfg, games, threads, &progress, &sink)
-            .map_err(anyhow::Error::msg)?;
-    }
-    if let Some(e) = write_error {
-        return Err(e).with_context(|| format!("cannot write {}", output.display()));
+    let openings = match &args.openings {
+        Some(path) => read_openings(path)?,
+        None => Vec::new(),
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let soft = u32::try_from(args.cfg.soft_nodes).unwrap_or(u32::MAX);
+    let (mut writer, salvage) = ChunkWriter::open(&args.dir, seed, soft, args.chunk_games)?;
+    if salvage.chunks > 0 {
+        eprintln!(
+            "salvaged {} games from {} chunk(s) a stopped run left ({} bytes of unfinished games dropped)",
+            salvage.games, salvage.chunks, salvage.bytes_dropped
+        );
     }
     eprintln!(
-        "done: {} games, {} positions in {:.0} s",
-        progress.games.load(Ordering::Relaxed),
-        progress.positions.load(Ordering::Relaxed),
-        start.elapsed().as_secs_f64()
+        "datagen: {} seed {seed}, {} threads, {} soft / {} hard nodes per move, chunks from number {}",
+        args.dir.display(),
+        args.threads,
+        args.cfg.soft_nodes,
+        args.cfg.hard_nodes,
+        writer.next_number()
+    );
+    let run = datagen::Run {
+        threads: args.threads,
+        games: args.games,
+        seed,
+    };
+    let start = Instant::now();
+    let mut last_report = Instant::now();
+    let mut tally = Tally::default();
+    let mut failure = None;
+    datagen::generate(&openings, &args.cfg, &run, |g| {
+        if let Err(e) = writer.write(&g) {
+            failure = Some(e);
+            return false;
+        }
+        tally.add(&g);
+        if last_report.elapsed().as_secs() >= 30 {
+            last_report = Instant::now();
+            eprintln!("{}", tally.line(start.elapsed().as_secs_f64()));
+        }
+        true
+    })
+    .map_err(anyhow::Error::msg)?;
+    writer.finish()?;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    eprintln!("done: {}", tally.line(start.elapsed().as_secs_f64()));
+    Ok(())
+}
+
+/// `ferrum datainfo`: one line per chunk and the totals.
+pub fn datainfo(dir: &Path) -> Result<()> {
+    let mut total = Tally::default();
+    let mut bytes = 0u64;
+    let mut damaged = 0usize;
+    for path in chunk_files(dir, true)? {
+        let read = read_chunk(&path);
+        let mut t = Tally::default();
+        read.games.iter().for_each(|g| t.add(g));
+        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+        let seed = read
+            .header
+            .map_or(String::from("?"), |h| h.seed.to_string());
+        println!(
+            "{} {size} bytes, seed {seed}: {} games, {} positions (+{} ={} -{})",
+            path.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            t.games,
+            t.positions,
+            t.wins,
+            t.draws,
+            t.losses
+        );
+        if let Some(e) = read.error {
+            println!("  damaged: {e}");
+            damaged += 1;
+        }
+        bytes += size;
+        read.games.iter().for_each(|g| total.add(g));
+    }
+    println!(
+        "total: {} games, {} positions, {bytes} bytes ({:.2} bytes per position), {damaged} damaged chunk(s)",
+        total.games,
+        total.positions,
+        bytes as f64 / total.positions.max(1) as f64
     );
     Ok(())
 }
@@ -119,8 +223,23 @@ pub struct TuneArgs {
     pub holdout: Option<std::path::PathBuf>,
 }
 
-/// Reads and parses one data file.
+/// Reads one data file of text lines, or a data set directory of binary chunks (its games
+/// filtered by the default [`Filter`]; a damaged chunk is reported and skipped).
 fn read_data(path: &Path) -> Result<ferrum::tune::tuner::DataSet> {
+    if path.is_dir() {
+        let mut games = Vec::new();
+        for chunk in chunk_files(path, false)? {
+            let read = read_chunk(&chunk);
+            if let Some(e) = read.error {
+                eprintln!("warning: {e}; the chunk's later games are skipped");
+            }
+            games.extend(read.games);
+        }
+        return Ok(ferrum::tune::tuner::DataSet::from_games(
+            &games,
+            &Filter::default(),
+        ));
+    }
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read data file {}", path.display()))?;
     ferrum::tune::tuner::DataSet::parse(&text)

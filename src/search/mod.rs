@@ -66,6 +66,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// No more nodes than this (all threads together).
     pub nodes: Option<u64>,
+    /// No new iteration once this many nodes are searched (all threads together); the
+    /// iteration under way finishes unless `nodes` stops it. Data generation uses it, so that
+    /// every move ends on a completed iteration.
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     /// Search until `stop`.

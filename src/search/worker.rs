@@ -260,6 +260,14 @@ impl<'a> Worker<'a> {
         if signals.pondering() {
             return false;
         }
+        if self
+            .job
+            .limits
+            .soft_nodes
+            .is_some_and(|n| self.total_nodes() >= n)
+        {
+            return true;
+        }
         // A single legal move needs no thought when the clock is running.
         if self.root_moves.len() == 1 && self.shared.budget.soft.is_some() {
             return true;

@@ -1,27 +1,37 @@
-//! Self-play data generation: games at a fixed number of nodes per move from opening
-//! positions, each position kept only when it is quiet, labelled with the game's result.
+//! Self-play data generation: games at a soft node limit per move from varied openings, each
+//! kept whole (every move and its search score, and the result) in the binary game format of
+//! [`super::gamefile`].
+//!
+//! Openings alternate between the start position with 8–12 random legal plies and a position
+//! of the opening file with 2–4 random plies; an opening whose first searched score is beyond
+//! [`Config::max_start_score`] is dropped. Games are adjudicated once the score has stayed
+//! decisive (or near zero late in the game) for several plies.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 
 use crate::core::{Color, Move, Position};
 use crate::rules::{Game, Outcome};
-use crate::search::{
-    run, see_ge, Job, Limits, Signals, SilentReporter, TranspositionTable, MATE_BOUND,
-};
+use crate::search::{run, see_ge, Job, Limits, Signals, SilentReporter, TranspositionTable, MATE};
 
+use super::gamefile::{GameRecord, GameResult, ScoredMove, Termination};
 use super::Rng;
 
 /// How the games are played.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Nodes per move.
-    pub nodes: u64,
-    /// Random moves played after the opening position (each game differs even from the same
-    /// opening).
-    pub random_plies: usize,
+    /// Soft node limit per move: no new iteration once this many nodes are searched.
+    pub soft_nodes: u64,
+    /// Hard node limit per move: the search stops here even inside an iteration.
+    pub hard_nodes: u64,
+    /// Random plies from the start position: at least this many…
+    pub startpos_plies_min: usize,
+    /// …and at most this many.
+    pub startpos_plies_max: usize,
+    /// Random plies after a position of the opening file: at least this many…
+    pub book_plies_min: usize,
+    /// …and at most this many.
+    pub book_plies_max: usize,
     /// A game whose first searched score is further than this from 0 is dropped (the random
     /// moves unbalanced it).
     pub max_start_score: i32,
@@ -40,17 +50,18 @@ pub struct Config {
     pub max_plies: usize,
     /// Hash table per game, in MB.
     pub hash_mb: usize,
-    /// The seed; game `i` uses `seed + i`, so two runs repeat each other's games unless their
-    /// seeds are at least the number of games apart.
-    pub seed: u64,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
-            nodes: 5_000,
-            random_plies: 4,
-            max_start_score: 200,
+            soft_nodes: 5_000,
+            hard_nodes: 50_000,
+            startpos_plies_min: 8,
+            startpos_plies_max: 12,
+            book_plies_min: 2,
+            book_plies_max: 4,
+            max_start_score: 400,
             win_score: 1_000,
             win_plies: 8,
             draw_from_ply: 80,
@@ -58,197 +69,226 @@ impl Default for Config {
             draw_plies: 16,
             max_plies: 400,
             hash_mb: 4,
-            seed: 1,
         }
     }
 }
 
-/// One finished game: its quiet positions (FEN, score for White) and its result for White.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    /// The kept positions and their search scores from White's view.
-    pub positions: Vec<(String, i32)>,
-    /// 1.0 White won, 0.5 draw, 0.0 Black won.
-    pub result: f64,
-}
-
-impl GameRecord {
-    /// The data lines of this game (`FEN | score | result`).
-    pub fn lines(&self) -> String {
-        let mut out = String::new();
-        for (fen, score) in &self.positions {
-            out.push_str(&format!("{fen} | {score} | {:.1}\n", self.result));
-        }
-        out
-    }
-}
-
-/// True when `pos` is quiet enough to train on: not in check and no capture that wins material
-/// by static exchange.
+/// True when `pos` is quiet enough to train a static evaluation on: not in check and no
+/// capture that wins material by static exchange.
 pub fn is_quiet(pos: &Position) -> bool {
     !pos.in_check() && !pos.legal_captures().iter().any(|&m| see_ge(pos, m, 1))
 }
 
-fn is_tactical(pos: &Position, m: Move) -> bool {
+/// True for captures and promotions: a position whose best move is one of these is not scored
+/// by its static features, so training skips it.
+pub fn is_tactical(pos: &Position, m: Move) -> bool {
     pos.is_capture(m) || m.promotion().is_some()
 }
 
-fn white_view(score: i32, side: Color) -> i32 {
-    match side {
-        Color::White => score,
-        Color::Black => -score,
+/// The random seed of game `index` of a run seeded with `seed`: games of one run differ, and
+/// runs with different seeds share no game.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut rng = Rng::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    rng.next_u64()
+}
+
+/// The opening of a game: odd game seeds start from the start position with 8–12 random plies,
+/// even ones from a position of `openings` (when there are any) with 2–4 random plies.
+/// `None` when the random moves ended the game.
+pub fn opening(openings: &[Position], cfg: &Config, rng: &mut Rng) -> Option<Game> {
+    let from_book = !openings.is_empty() && rng.next_u64() % 2 == 0;
+    let (start, min, max) = if from_book {
+        let p = openings[rng.below(openings.len())].clone();
+        (p, cfg.book_plies_min, cfg.book_plies_max)
+    } else {
+        (
+            Position::startpos(),
+            cfg.startpos_plies_min,
+            cfg.startpos_plies_max,
+        )
+    };
+    let plies = min + rng.below(max.saturating_sub(min) + 1);
+    let mut game = Game::from_position(start);
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        game.play_move(moves[rng.below(moves.len())]).ok()?;
+    }
+    (!game.outcome().is_over()).then_some(game)
+}
+
+/// Counts plies in a row for the adjudication rules.
+#[derive(Default)]
+struct Adjudicator {
+    white_wins: usize,
+    black_wins: usize,
+    quiet: usize,
+}
+
+impl Adjudicator {
+    /// Takes the score (White's view) of the position at `ply`; returns the adjudicated result
+    /// once a rule is met.
+    fn update(&mut self, cfg: &Config, ply: usize, white_score: i32) -> Option<GameRecordEnd> {
+        let bump = |n: usize, yes: bool| if yes { n + 1 } else { 0 };
+        self.white_wins = bump(self.white_wins, white_score >= cfg.win_score);
+        self.black_wins = bump(self.black_wins, white_score <= -cfg.win_score);
+        self.quiet = bump(
+            self.quiet,
+            ply >= cfg.draw_from_ply && white_score.abs() <= cfg.draw_score,
+        );
+        if self.white_wins >= cfg.win_plies {
+            Some((GameResult::WhiteWins, Termination::AdjudicatedWin))
+        } else if self.black_wins >= cfg.win_plies {
+            Some((GameResult::BlackWins, Termination::AdjudicatedWin))
+        } else if self.quiet >= cfg.draw_plies {
+            Some((GameResult::Draw, Termination::AdjudicatedDraw))
+        } else {
+            None
+        }
     }
 }
 
-/// Plays one game from `opening`; `None` when the random start went wrong (the game ended or
-/// became lopsided before it began).
+type GameRecordEnd = (GameResult, Termination);
+
+/// The result when the rules or the ply limit have ended `game`.
+fn rules_end(game: &Game, cfg: &Config) -> Option<GameRecordEnd> {
+    match game.outcome() {
+        Outcome::Ongoing => {}
+        o => {
+            let result = o.winner().map_or(GameResult::Draw, GameResult::win_for);
+            return Some((result, Termination::Rules));
+        }
+    }
+    if !game.claimable_draws().is_empty() {
+        return Some((GameResult::Draw, Termination::Rules));
+    }
+    (game.ply() >= cfg.max_plies).then_some((GameResult::Draw, Termination::MaxPlies))
+}
+
+/// Searches the game's current position at the configured node limits.
+fn search(game: &Game, cfg: &Config, tt: &TranspositionTable) -> Option<(Move, i32)> {
+    let pos = game.position().clone();
+    let keys: Vec<u64> = game.keys().collect();
+    let mut job = Job::new(
+        pos,
+        Limits {
+            nodes: Some(cfg.hard_nodes.max(cfg.soft_nodes)),
+            soft_nodes: Some(cfg.soft_nodes),
+            ..Limits::default()
+        },
+    );
+    job.history = keys[..keys.len().saturating_sub(1)].to_vec();
+    let r = run(&job, tt, &Signals::new(), 1, &SilentReporter);
+    Some((r.best?, r.score))
+}
+
+/// Plays one game with random opening moves drawn from `seed`; `None` when the opening went
+/// wrong (the random moves ended the game or unbalanced it).
 pub fn play_game(
-    opening: &Position,
+    openings: &[Position],
     cfg: &Config,
     seed: u64,
     tt: &TranspositionTable,
 ) -> Option<GameRecord> {
     let mut rng = Rng::new(seed);
-    let mut game = Game::from_position(opening.clone());
-    for _ in 0..cfg.random_plies {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
+    let mut game = opening(openings, cfg, &mut rng)?;
+    let start = game.position().clone();
+    tt.clear();
+    let mut moves = Vec::new();
+    let mut adjudicator = Adjudicator::default();
+    let (result, termination) = loop {
+        if let Some(end) = rules_end(&game, cfg) {
+            break end;
+        }
+        let (best, score) = search(&game, cfg, tt)?;
+        if moves.is_empty() && score.abs() > cfg.max_start_score {
             return None;
         }
-        let m = moves[rng.below(moves.len())];
-        game.play_move(m).ok()?;
-    }
-    if game.outcome().is_over() {
-        return None;
-    }
-    tt.clear();
-    let mut positions = Vec::new();
-    let (mut white_wins, mut black_wins, mut quiet_draw) = (0usize, 0usize, 0usize);
-    let mut first = true;
-    let result = loop {
-        match game.outcome() {
-            Outcome::Ongoing => {}
-            o => {
-                break match o.winner() {
-                    Some(Color::White) => 1.0,
-                    Some(Color::Black) => 0.0,
-                    None => 0.5,
-                };
-            }
-        }
-        if !game.claimable_draws().is_empty() || game.ply() >= cfg.max_plies {
-            break 0.5;
-        }
-        let pos = game.position().clone();
-        let keys: Vec<u64> = game.keys().collect();
-        let mut job = Job::new(
-            pos.clone(),
-            Limits {
-                nodes: Some(cfg.nodes),
-                ..Limits::default()
-            },
-        );
-        job.history = keys[..keys.len().saturating_sub(1)].to_vec();
-        let r = run(&job, tt, &Signals::new(), 1, &SilentReporter);
-        let best = r.best?;
-        let score = white_view(r.score, pos.side_to_move());
-        if first {
-            if score.abs() > cfg.max_start_score {
-                return None;
-            }
-            first = false;
-        }
-        if score.abs() < MATE_BOUND && !is_tactical(&pos, best) && is_quiet(&pos) {
-            positions.push((pos.fen(), score));
-        }
-        white_wins = if score >= cfg.win_score {
-            white_wins + 1
+        let white = if game.side_to_move() == Color::White {
+            score
         } else {
-            0
+            -score
         };
-        black_wins = if score <= -cfg.win_score {
-            black_wins + 1
-        } else {
-            0
-        };
-        quiet_draw = if game.ply() >= cfg.draw_from_ply && score.abs() <= cfg.draw_score {
-            quiet_draw + 1
-        } else {
-            0
-        };
-        if white_wins >= cfg.win_plies {
-            break 1.0;
-        }
-        if black_wins >= cfg.win_plies {
-            break 0.0;
-        }
-        if quiet_draw >= cfg.draw_plies {
-            break 0.5;
-        }
+        moves.push(ScoredMove {
+            mv: best,
+            score: score.clamp(-MATE, MATE) as i16,
+        });
         game.play_move(best).ok()?;
+        // The score belongs to the position before the move; a rule that ends the game now
+        // takes precedence over adjudication at the next turn.
+        if let Some(end) = adjudicator.update(cfg, game.ply(), white) {
+            if rules_end(&game, cfg).is_none() {
+                break end;
+            }
+        }
     };
-    Some(GameRecord { positions, result })
+    Some(GameRecord {
+        start,
+        moves,
+        result,
+        termination,
+    })
 }
 
-/// Running totals of a generation run.
-#[derive(Debug, Default)]
-pub struct Progress {
-    /// Games finished (kept).
-    pub games: AtomicUsize,
-    /// Positions written.
-    pub positions: AtomicU64,
+/// A generation run: how many games on how many threads, from which seed.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// Games played at once, one search thread each.
+    pub threads: usize,
+    /// Games to keep; `None` runs until the sink says stop.
+    pub games: Option<u64>,
+    /// The run's seed (see [`game_seed`]).
+    pub seed: u64,
 }
 
-/// Plays `games` games on `threads` threads from `openings` (game `i` starts from opening
-/// `(seed + i) % len`, then random moves), handing each finished game to `sink` (in the order
-/// they finish). Stops early when `sink` returns false.
-pub fn generate<F: FnMut(&GameRecord) -> bool + Send>(
+/// Plays games on `run.threads` threads and hands each kept game to `sink` on the calling
+/// thread, in the order they finish, until `run.games` are kept or `sink` returns false.
+pub fn generate<F: FnMut(GameRecord) -> bool>(
     openings: &[Position],
     cfg: &Config,
-    games: usize,
-    threads: usize,
-    progress: &Progress,
-    sink: &Mutex<F>,
+    run: &Run,
+    mut sink: F,
 ) -> Result<(), String> {
-    if openings.is_empty() {
-        return Err("no opening positions".to_string());
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .stack_size(crate::search::SEARCH_STACK_BYTES)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    pool.install(|| {
-        (0..games).into_par_iter().for_each_init(
-            || {
-                TranspositionTable::with_mb(cfg.hash_mb)
-                    .unwrap_or_else(|_| TranspositionTable::empty())
-            },
-            |tt, i| {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let seed = cfg.seed.wrapping_add(i as u64);
-                let opening = &openings[(seed % openings.len() as u64) as usize];
-                let Some(record) =
-                    play_game(opening, cfg, seed.wrapping_mul(0x2545_F491_4F6C_DD1D), tt)
-                else {
-                    return;
-                };
-                progress.games.fetch_add(1, Ordering::Relaxed);
-                progress
-                    .positions
-                    .fetch_add(record.positions.len() as u64, Ordering::Relaxed);
-                if let Ok(mut f) = sink.lock() {
-                    if !f(&record) {
-                        stop.store(true, Ordering::Relaxed);
+    let stop = AtomicBool::new(false);
+    let next = AtomicU64::new(0);
+    let (tx, rx) = mpsc::sync_channel::<GameRecord>(4 * run.threads.max(1));
+    std::thread::scope(|s| -> Result<(), String> {
+        for id in 0..run.threads.max(1) {
+            let tx = tx.clone();
+            let (stop, next) = (&stop, &next);
+            std::thread::Builder::new()
+                .name(format!("datagen {id}"))
+                .stack_size(crate::search::SEARCH_STACK_BYTES)
+                .spawn_scoped(s, move || {
+                    let tt = TranspositionTable::with_mb(cfg.hash_mb)
+                        .unwrap_or_else(|_| TranspositionTable::empty());
+                    while !stop.load(Ordering::Relaxed) {
+                        let seed = game_seed(run.seed, next.fetch_add(1, Ordering::Relaxed));
+                        let Some(game) = play_game(openings, cfg, seed, &tt) else {
+                            continue;
+                        };
+                        if tx.send(game).is_err() {
+                            break;
+                        }
                     }
-                }
-            },
-        );
-    });
-    Ok(())
+                })
+                .map_err(|e| format!("cannot start a data generation thread: {e}"))?;
+        }
+        drop(tx);
+        let mut kept = 0u64;
+        while let Ok(game) = rx.recv() {
+            kept += 1;
+            if !sink(game) || run.games.is_some_and(|n| kept >= n) {
+                break;
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        // Dropping the receiver wakes any thread blocked on a full channel.
+        drop(rx);
+        Ok(())
+    })
 }
 
 #[cfg(test)]
@@ -256,28 +296,104 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_short_game_ends_with_a_result_and_quiet_positions() {
+    fn a_short_game_replays_to_its_result() {
         let tt = TranspositionTable::with_mb(1).expect("tt");
         let cfg = Config {
-            nodes: 300,
+            soft_nodes: 300,
+            hard_nodes: 3_000,
             max_plies: 40,
             ..Config::default()
         };
-        let mut kept = 0;
+        let mut played = 0;
         for seed in 0..4 {
-            if let Some(g) = play_game(&Position::startpos(), &cfg, seed, &tt) {
-                assert!([0.0, 0.5, 1.0].contains(&g.result));
-                for (fen, _) in &g.positions {
-                    let p = Position::from_fen(fen).expect("fen");
-                    assert!(is_quiet(&p), "{fen}");
-                }
-                for line in g.lines().lines() {
-                    assert!(super::super::parse_sample(line).is_ok(), "{line}");
-                }
-                kept += g.positions.len();
+            let Some(g) = play_game(&[], &cfg, seed, &tt) else {
+                continue;
+            };
+            played += 1;
+            assert!(!g.moves.is_empty());
+            let mut game = Game::from_position(g.start.clone());
+            for m in &g.moves {
+                game.play_move(m.mv).expect("legal");
+            }
+            if g.termination == Termination::Rules {
+                let over = game.outcome().is_over() || !game.claimable_draws().is_empty();
+                assert!(over, "a game ended by the rules is over");
+            }
+            if g.termination == Termination::MaxPlies {
+                assert_eq!(g.result, GameResult::Draw);
+                // These games start from the start position, so the start's move number
+                // tells how many random plies came before the record.
+                let start = &g.start;
+                let before = 2 * (start.fullmove_number() as usize - 1)
+                    + (start.side_to_move() == Color::Black) as usize;
+                assert_eq!(before + game.ply(), 40);
             }
         }
-        assert!(kept > 0);
+        assert!(played > 0);
+    }
+
+    #[test]
+    fn openings_are_varied_and_legal() {
+        let cfg = Config::default();
+        let book = [Position::from_fen(
+            "r1bqk2r/pppp1ppp/n4n2/2b1p3/N1P5/6P1/PP1PPP1P/R1BQKBNR w KQkq - 0 1",
+        )
+        .expect("fen")];
+        let mut fens = std::collections::HashSet::new();
+        for seed in 0..40 {
+            let mut rng = Rng::new(game_seed(7, seed));
+            if let Some(g) = opening(&book, &cfg, &mut rng) {
+                let plies = g.ply();
+                assert!((2..=12).contains(&plies), "{plies} random plies");
+                fens.insert(g.fen());
+            }
+        }
+        assert!(fens.len() > 30, "only {} distinct openings", fens.len());
+    }
+
+    #[test]
+    fn adjudication_needs_plies_in_a_row() {
+        let cfg = Config::default();
+        let mut a = Adjudicator::default();
+        for ply in 0..cfg.win_plies - 1 {
+            assert_eq!(a.update(&cfg, ply, 1_500), None);
+        }
+        assert_eq!(
+            a.update(&cfg, 30, 0),
+            None,
+            "a level score resets the count"
+        );
+        for ply in 0..cfg.win_plies - 1 {
+            assert_eq!(a.update(&cfg, ply, -1_500), None);
+        }
+        assert_eq!(
+            a.update(&cfg, 40, -1_500),
+            Some((GameResult::BlackWins, Termination::AdjudicatedWin))
+        );
+    }
+
+    #[test]
+    fn a_run_keeps_the_games_asked_for_on_two_threads() {
+        let cfg = Config {
+            soft_nodes: 200,
+            hard_nodes: 2_000,
+            max_plies: 30,
+            hash_mb: 1,
+            ..Config::default()
+        };
+        let run = Run {
+            threads: 2,
+            games: Some(3),
+            seed: 11,
+        };
+        let mut games = Vec::new();
+        generate(&[], &cfg, &run, |g| {
+            games.push(g);
+            true
+        })
+        .expect("run");
+        assert_eq!(games.len(), 3);
+        assert!(games.iter().all(|g| !g.moves.is_empty()));
     }
 
     #[test]

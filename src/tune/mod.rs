@@ -11,7 +11,10 @@
 //! by SEE, the best move neither a capture nor a promotion), so the static evaluation is a fair
 //! guess of what the search found. `src/eval/TUNING.md` records how the current weights were made.
 
+pub mod chunks;
 pub mod datagen;
+pub mod filter;
+pub mod gamefile;
 pub mod tuner;
 
 /// A small deterministic random number generator (SplitMix64): data generation must be

@@ -8,10 +8,12 @@
 
 use rayon::prelude::*;
 
-use crate::core::Position;
+use crate::core::{Color, Position};
 use crate::eval::params::{GROUPS, NUM_PARAMS};
 use crate::eval::{linear, MAX_PHASE, S};
 
+use super::filter::Filter;
+use super::gamefile::GameRecord;
 use super::parse_sample;
 
 /// One training position, reduced to what the model needs.
@@ -29,6 +31,19 @@ pub struct Entry {
     target: f32,
     /// The search score from White's view.
     score: f32,
+}
+
+/// The tuning entry of `pos`, with its search score and result from White's view.
+fn entry(pos: &Position, score: f32, result: f32) -> Entry {
+    let lin = linear(pos);
+    Entry {
+        coefficients: lin.coefficients.entries.into_boxed_slice(),
+        rho: lin.phase as f32 / MAX_PHASE as f32,
+        scale: lin.scale as f32,
+        offset: lin.offset as f32,
+        target: result,
+        score,
+    }
 }
 
 /// A data set ready for tuning.
@@ -72,18 +87,28 @@ impl DataSet {
                     line,
                     reason: format!("bad FEN: {e}"),
                 })?;
-                let lin = linear(&pos);
-                Ok(Entry {
-                    coefficients: lin.coefficients.entries.into_boxed_slice(),
-                    rho: lin.phase as f32 / MAX_PHASE as f32,
-                    scale: lin.scale as f32,
-                    offset: lin.offset as f32,
-                    target: sample.result as f32,
-                    score: sample.score as f32,
-                })
+                Ok(entry(&pos, sample.score as f32, sample.result as f32))
             })
             .collect::<Result<Vec<Entry>, DataError>>()?;
         Ok(DataSet { entries })
+    }
+
+    /// The positions `filter` picks from self-play games (the binary chunks of `datagen`).
+    pub fn from_games(games: &[GameRecord], filter: &Filter) -> DataSet {
+        let entries = games
+            .par_iter()
+            .flat_map_iter(|g| filter.positions(g))
+            .map(|t| {
+                let white = t.pos.side_to_move() == Color::White;
+                let (score, result) = if white {
+                    (t.score, t.result)
+                } else {
+                    (-t.score, 1.0 - t.result)
+                };
+                entry(&t.pos, score as f32, result)
+            })
+            .collect();
+        DataSet { entries }
     }
 
     /// Adds another data set's positions.

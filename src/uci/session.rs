@@ -317,6 +317,7 @@ impl<W: Write + Send + 'static> Session<W> {
             movetime: go.movetime,
             depth: go.depth,
             nodes: go.nodes,
+            soft_nodes: None,
             mate: go.mate,
             infinite: go.infinite,
             ponder: go.ponder,

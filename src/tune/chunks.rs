@@ -1,0 +1,392 @@
+//! Data sets on disk: a directory of chunk files of whole games ([`super::gamefile`]).
+//!
+//! A chunk being written is `chunk-NNNNNN.part`; it is flushed after every game and renamed
+//! `chunk-NNNNNN.bin` once it holds its quota of games, so a `.bin` is complete at every moment.
+//! A run that is stopped leaves a `.part` whose last game may be cut short: the next run
+//! ([`ChunkWriter::open`]) cuts it back to its last whole game and renames it, so a stop loses
+//! only the games in flight, and new chunks are numbered after the existing ones.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::gamefile::{
+    chunk_header, parse_chunk_header, ChunkHeader, DecodeError, GameRecord, CHUNK_HEADER_BYTES,
+};
+
+/// What went wrong with a data file.
+#[derive(Debug)]
+pub enum ChunkErrorKind {
+    /// The file could not be read or written.
+    Io(io::Error),
+    /// The file does not start with a chunk header.
+    NotAChunk,
+    /// A game could not be decoded.
+    Decode(DecodeError),
+}
+
+/// An error in a data file, naming the file and the byte offset where it was found.
+#[derive(Debug)]
+pub struct ChunkError {
+    /// The file.
+    pub path: PathBuf,
+    /// The byte offset in the file (0 for errors about the whole file).
+    pub offset: u64,
+    /// What is wrong.
+    pub kind: ChunkErrorKind,
+}
+
+impl ChunkError {
+    fn io(path: &Path, e: io::Error) -> ChunkError {
+        ChunkError {
+            path: path.to_path_buf(),
+            offset: 0,
+            kind: ChunkErrorKind::Io(e),
+        }
+    }
+}
+
+impl fmt::Display for ChunkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.display();
+        match &self.kind {
+            ChunkErrorKind::Io(e) => write!(f, "{path}: {e}"),
+            ChunkErrorKind::NotAChunk => write!(f, "{path}: not a Ferrum game chunk (bad header)"),
+            ChunkErrorKind::Decode(e) => write!(f, "{path}: at byte {}: {e}", self.offset),
+        }
+    }
+}
+
+impl std::error::Error for ChunkError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ChunkErrorKind::Io(e) => Some(e),
+            ChunkErrorKind::Decode(e) => Some(e),
+            ChunkErrorKind::NotAChunk => None,
+        }
+    }
+}
+
+/// The games of one chunk, and the error that ended the reading early, if any.
+#[derive(Debug)]
+pub struct ChunkRead {
+    /// The chunk's header.
+    pub header: Option<ChunkHeader>,
+    /// The games read, in file order.
+    pub games: Vec<GameRecord>,
+    /// Bytes of the file taken by the header and the whole games.
+    pub good_bytes: u64,
+    /// Why reading stopped before the end of the file.
+    pub error: Option<ChunkError>,
+}
+
+/// Decodes a chunk's bytes. A `.part` chunk may end inside a game (the game in flight), which
+/// is not an error when `partial` is set.
+pub fn decode_chunk(path: &Path, bytes: &[u8], partial: bool) -> ChunkRead {
+    let Some(header) = parse_chunk_header(bytes) else {
+        let error = (!partial || bytes.len() >= CHUNK_HEADER_BYTES).then(|| ChunkError {
+            path: path.to_path_buf(),
+            offset: 0,
+            kind: ChunkErrorKind::NotAChunk,
+        });
+        return ChunkRead {
+            header: None,
+            games: Vec::new(),
+            good_bytes: 0,
+            error,
+        };
+    };
+    let mut at = CHUNK_HEADER_BYTES;
+    let mut games = Vec::new();
+    let mut error = None;
+    while at < bytes.len() {
+        match GameRecord::decode(&bytes[at..]) {
+            Ok((g, used)) => {
+                games.push(g);
+                at += used;
+            }
+            Err(DecodeError::Truncated { .. }) if partial => break,
+            Err(e) => {
+                error = Some(ChunkError {
+                    path: path.to_path_buf(),
+                    offset: at as u64,
+                    kind: ChunkErrorKind::Decode(e),
+                });
+                break;
+            }
+        }
+    }
+    ChunkRead {
+        header: Some(header),
+        games,
+        good_bytes: at as u64,
+        error,
+    }
+}
+
+/// Reads one chunk file (`.bin`, or `.part` for a chunk still being written).
+pub fn read_chunk(path: &Path) -> ChunkRead {
+    match fs::read(path) {
+        Ok(bytes) => decode_chunk(path, &bytes, is_part(path)),
+        Err(e) => ChunkRead {
+            header: None,
+            games: Vec::new(),
+            good_bytes: 0,
+            error: Some(ChunkError::io(path, e)),
+        },
+    }
+}
+
+fn is_part(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "part")
+}
+
+/// The chunk number of a file named `chunk-NNNNNN.bin` or `.part`.
+fn chunk_number(path: &Path) -> Option<u64> {
+    let stem = path.file_stem()?.to_str()?;
+    let ext = path.extension()?.to_str()?;
+    if ext != "bin" && ext != "part" {
+        return None;
+    }
+    stem.strip_prefix("chunk-")?.parse().ok()
+}
+
+/// The chunk files of a data set directory, in chunk order (`.part` files included when
+/// `with_parts`).
+pub fn chunk_files(dir: &Path, with_parts: bool) -> Result<Vec<PathBuf>, ChunkError> {
+    let mut files: Vec<(u64, PathBuf)> = fs::read_dir(dir)
+        .map_err(|e| ChunkError::io(dir, e))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| with_parts || !is_part(p))
+        .filter_map(|p| chunk_number(&p).map(|n| (n, p)))
+        .collect();
+    files.sort();
+    Ok(files.into_iter().map(|(_, p)| p).collect())
+}
+
+/// What [`ChunkWriter::open`] did with the chunks a stopped run left behind.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Salvage {
+    /// `.part` chunks cut back to their last whole game and renamed `.bin`.
+    pub chunks: usize,
+    /// Games kept from them.
+    pub games: usize,
+    /// Bytes cut off (the games that were in flight).
+    pub bytes_dropped: u64,
+}
+
+/// Cuts a `.part` chunk back to its last whole game and renames it `.bin` (or removes it when
+/// no whole game is left).
+fn salvage_part(path: &Path, out: &mut Salvage) -> Result<(), ChunkError> {
+    let bytes = fs::read(path).map_err(|e| ChunkError::io(path, e))?;
+    let read = decode_chunk(path, &bytes, true);
+    if read.games.is_empty() {
+        fs::remove_file(path).map_err(|e| ChunkError::io(path, e))?;
+        out.bytes_dropped += bytes.len() as u64;
+        return Ok(());
+    }
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| ChunkError::io(path, e))?;
+    file.set_len(read.good_bytes)
+        .and_then(|_| file.sync_all())
+        .map_err(|e| ChunkError::io(path, e))?;
+    fs::rename(path, path.with_extension("bin")).map_err(|e| ChunkError::io(path, e))?;
+    out.chunks += 1;
+    out.games += read.games.len();
+    out.bytes_dropped += bytes.len() as u64 - read.good_bytes;
+    Ok(())
+}
+
+/// Writes games into numbered chunk files of a data set directory.
+pub struct ChunkWriter {
+    dir: PathBuf,
+    header: [u8; CHUNK_HEADER_BYTES],
+    games_per_chunk: usize,
+    next_number: u64,
+    current: Option<(File, PathBuf, usize)>,
+    buf: Vec<u8>,
+}
+
+impl ChunkWriter {
+    /// Opens (creating it if needed) the data set directory `dir` for a run with `seed` and
+    /// `soft_nodes`, salvaging what a stopped run left there.
+    pub fn open(
+        dir: &Path,
+        seed: u64,
+        soft_nodes: u32,
+        games_per_chunk: usize,
+    ) -> Result<(ChunkWriter, Salvage), ChunkError> {
+        fs::create_dir_all(dir).map_err(|e| ChunkError::io(dir, e))?;
+        let mut salvage = Salvage::default();
+        for path in chunk_files(dir, true)? {
+            if is_part(&path) {
+                salvage_part(&path, &mut salvage)?;
+            }
+        }
+        let next_number = chunk_files(dir, false)?
+            .iter()
+            .filter_map(|p| chunk_number(p))
+            .max()
+            .map_or(0, |n| n + 1);
+        let writer = ChunkWriter {
+            dir: dir.to_path_buf(),
+            header: chunk_header(seed, soft_nodes),
+            games_per_chunk: games_per_chunk.max(1),
+            next_number,
+            current: None,
+            buf: Vec::new(),
+        };
+        Ok((writer, salvage))
+    }
+
+    /// Appends a game to the current chunk (starting one if needed) and flushes it; closes the
+    /// chunk once it is full.
+    pub fn write(&mut self, game: &GameRecord) -> Result<(), ChunkError> {
+        if self.current.is_none() {
+            let path = self.dir.join(format!("chunk-{:06}.part", self.next_number));
+            self.next_number += 1;
+            let mut file = OpenOptions::new()
+                .create_new(true)
+                .write(true)
+                .open(&path)
+                .map_err(|e| ChunkError::io(&path, e))?;
+            file.write_all(&self.header)
+                .map_err(|e| ChunkError::io(&path, e))?;
+            self.current = Some((file, path, 0));
+        }
+        self.buf.clear();
+        game.encode(&mut self.buf);
+        let full = match &mut self.current {
+            Some((file, path, count)) => {
+                file.write_all(&self.buf)
+                    .and_then(|_| file.flush())
+                    .map_err(|e| ChunkError::io(path, e))?;
+                *count += 1;
+                *count >= self.games_per_chunk
+            }
+            None => false,
+        };
+        if full {
+            self.finish()?;
+        }
+        Ok(())
+    }
+
+    /// Closes the current chunk: it becomes a `.bin` file.
+    pub fn finish(&mut self) -> Result<(), ChunkError> {
+        if let Some((file, path, _)) = self.current.take() {
+            file.sync_all().map_err(|e| ChunkError::io(&path, e))?;
+            drop(file);
+            fs::rename(&path, path.with_extension("bin")).map_err(|e| ChunkError::io(&path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Chunks this writer has started so far, and the next chunk's number.
+    pub fn next_number(&self) -> u64 {
+        self.next_number
+    }
+}
+
+impl Drop for ChunkWriter {
+    fn drop(&mut self) {
+        // A chunk cut short by the end of the run is complete: close it.
+        let _ = self.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Position;
+    use crate::tune::gamefile::{GameResult, ScoredMove, Termination};
+
+    fn game(moves: &[&str]) -> GameRecord {
+        let start = Position::startpos();
+        let mut pos = start.clone();
+        let mut scored = Vec::new();
+        for m in moves {
+            let mv = pos.parse_uci(m).expect("move");
+            pos.make(mv);
+            scored.push(ScoredMove { mv, score: 10 });
+        }
+        GameRecord {
+            start,
+            moves: scored,
+            result: GameResult::Draw,
+            termination: Termination::Rules,
+        }
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ferrum-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn chunks_close_when_full_and_a_stopped_run_is_salvaged() {
+        let dir = temp_dir("chunks");
+        let (mut w, salvage) = ChunkWriter::open(&dir, 1, 5000, 2).expect("open");
+        assert_eq!(salvage, Salvage::default());
+        for _ in 0..3 {
+            w.write(&game(&["e2e4", "e7e5"])).expect("write");
+        }
+        // A stop: the writer is forgotten with a chunk in flight, and half a game is appended.
+        std::mem::forget(w);
+        let part = dir.join("chunk-000001.part");
+        let mut half = Vec::new();
+        game(&["d2d4"]).encode(&mut half);
+        OpenOptions::new()
+            .append(true)
+            .open(&part)
+            .and_then(|mut f| f.write_all(&half[..half.len() / 2]))
+            .expect("append");
+        assert_eq!(
+            read_chunk(&part).games.len(),
+            1,
+            "a .part reads up to the cut"
+        );
+        let (w, salvage) = ChunkWriter::open(&dir, 2, 5000, 2).expect("reopen");
+        assert_eq!((salvage.chunks, salvage.games), (1, 1));
+        assert_eq!(salvage.bytes_dropped, (half.len() / 2) as u64);
+        assert_eq!(w.next_number(), 2);
+        let files = chunk_files(&dir, true).expect("list");
+        assert_eq!(files.len(), 2);
+        let games: usize = files.iter().map(|f| read_chunk(f).games.len()).sum();
+        assert_eq!(games, 3);
+        assert!(files.iter().all(|f| read_chunk(f).error.is_none()));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_damaged_chunk_names_the_file_and_offset_and_keeps_the_games_before() {
+        let dir = temp_dir("damaged");
+        fs::create_dir_all(&dir).expect("dir");
+        let mut bytes = chunk_header(3, 5000).to_vec();
+        game(&["e2e4"]).encode(&mut bytes);
+        let second = bytes.len();
+        game(&["e2e4", "e7e5"]).encode(&mut bytes);
+        bytes[second + 40] ^= 0xff;
+        let path = dir.join("chunk-000000.bin");
+        fs::write(&path, &bytes).expect("write");
+        let read = read_chunk(&path);
+        assert_eq!(read.games.len(), 1);
+        let err = read.error.expect("an error");
+        assert_eq!(err.offset, second as u64);
+        assert!(err.to_string().contains("chunk-000000.bin"), "{err}");
+        assert!(matches!(
+            read_chunk(&dir.join("missing.bin")).error,
+            Some(_)
+        ));
+        fs::write(&path, b"not a chunk at all, longer than a header").expect("write");
+        assert!(matches!(
+            read_chunk(&path).error.map(|e| e.kind),
+            Some(ChunkErrorKind::NotAChunk)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
