@@ -16,6 +16,7 @@ use ferrum::core::{divide, Color, Position};
 use ferrum::rules::referee_stream;
 use ferrum::uci::Session;
 
+mod train;
 mod tune;
 
 #[derive(Parser)]
@@ -102,6 +103,56 @@ enum Cmd {
         /// Games per chunk file.
         #[arg(long, default_value_t = 250)]
         chunk_games: usize,
+    },
+    /// Train the neural evaluation on `datagen` games (AdamW on the CPU); writes a checkpoint
+    /// and a quantised `.nnue` network into --out after every epoch, and resumes from the
+    /// checkpoint there with --resume.
+    Train {
+        /// Data set directories (repeat for several).
+        #[arg(long, required = true)]
+        data: Vec<PathBuf>,
+        /// Where checkpoints, networks and the log go.
+        #[arg(long)]
+        out: PathBuf,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 30)]
+        epochs: usize,
+        /// Positions per optimizer step.
+        #[arg(long, default_value_t = 16384)]
+        batch_size: usize,
+        /// AdamW's learning rate.
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// Epochs (1-based) from which the learning rate is multiplied by --lr-drop.
+        #[arg(long, value_delimiter = ',', default_value = "20,27")]
+        lr_drop_epochs: Vec<usize>,
+        /// See --lr-drop-epochs.
+        #[arg(long, default_value_t = 0.3)]
+        lr_drop: f32,
+        /// AdamW's weight decay.
+        #[arg(long, default_value_t = 0.01)]
+        weight_decay: f32,
+        /// Share of the game result in the target (the rest: the search score).
+        #[arg(long, default_value_t = 0.4)]
+        lambda: f32,
+        /// Seed of the initial weights and the shuffles.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Per cent of the games held out to measure the loss on.
+        #[arg(long, default_value_t = 2)]
+        holdout_percent: u32,
+        /// Skip the first plies of each game.
+        #[arg(long, default_value_t = 8)]
+        skip_plies: usize,
+        /// Skip positions scored beyond this many centipawns.
+        #[arg(long, default_value_t = 3000)]
+        max_score: i32,
+        /// Go on from the checkpoint in --out.
+        #[arg(long)]
+        resume: bool,
     },
     /// Summarise a data set directory: games, positions and results per chunk, and any damage.
     Datainfo {
@@ -265,6 +316,46 @@ fn main() -> ExitCode {
             })
         }
         Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
+        Some(Cmd::Train {
+            data,
+            out,
+            epochs,
+            batch_size,
+            lr,
+            lr_drop_epochs,
+            lr_drop,
+            weight_decay,
+            lambda,
+            seed,
+            threads,
+            holdout_percent,
+            skip_plies,
+            max_score,
+            resume,
+        }) => train::train(train::TrainArgs {
+            data,
+            out,
+            threads,
+            holdout_percent,
+            resume,
+            filter: ferrum::tune::filter::Filter {
+                skip_plies,
+                max_score,
+                ..Default::default()
+            },
+            cfg: ferrum::tune::nnue::train::TrainConfig {
+                epochs,
+                batch_size,
+                lr,
+                lr_drop_epochs,
+                lr_drop,
+                weight_decay,
+                lambda,
+                seed,
+                ..Default::default()
+            },
+        }),
+
         Some(Cmd::Tune {
             data,
             output,

@@ -16,6 +16,7 @@
 //! assert!(ev.evaluate(&queen_up) > 800);
 //! ```
 
+pub mod nnue;
 pub mod params;
 pub mod pawns;
 mod pieces;
@@ -23,8 +24,11 @@ mod score;
 pub mod weights;
 
 use std::fmt;
+use std::sync::Arc;
 
-use crate::core::{Color, PieceKind, Position};
+use crate::core::{Color, Move, PieceKind, Position};
+
+use nnue::{AccumulatorStack, Delta, Network};
 
 pub use score::{MAX_PHASE, S};
 
@@ -127,22 +131,112 @@ impl Coefficients {
     }
 }
 
-/// The evaluation of one search thread. It owns its caches (the pawn-structure cache today), so
-/// the evaluation can grow them without the search changing or threads sharing locks.
+/// The evaluation of one search thread. It owns its caches (the pawn-structure cache, the
+/// network's accumulators), so the evaluation can grow them without the search changing or
+/// threads sharing locks.
+///
+/// With a network it evaluates with the network, and the search tells it each move
+/// ([`Evaluator::delta`], [`Evaluator::push`], [`Evaluator::pop`]) so that the accumulators
+/// follow the line incrementally; without one it uses the hand-crafted evaluation and those
+/// calls cost nothing.
 #[derive(Default, Clone, Debug)]
 pub struct Evaluator {
     pawns: pawns::PawnCache,
+    nnue: Option<NnueState>,
 }
 
+/// The network and the accumulators of the line being searched.
+#[derive(Clone, Debug)]
+struct NnueState {
+    net: Arc<Network>,
+    stack: AccumulatorStack,
+    /// The key of each position on the stack, to notice a position the stack does not hold.
+    keys: Vec<u64>,
+}
+
+/// Network scores are kept within this bound, far from mate scores.
+pub const NNUE_SCORE_LIMIT: i32 = 20_000;
+
 impl Evaluator {
-    /// A fresh evaluator.
+    /// A fresh evaluator (hand-crafted evaluation).
     pub fn new() -> Evaluator {
         Evaluator::default()
     }
 
+    /// An evaluator that uses `net` when it is given, the hand-crafted evaluation otherwise,
+    /// with the search's root position `root`.
+    pub fn with_network(net: Option<Arc<Network>>, root: &Position) -> Evaluator {
+        Evaluator {
+            pawns: pawns::PawnCache::default(),
+            nnue: net.map(|net| NnueState {
+                stack: AccumulatorStack::new(&net, root),
+                keys: vec![root.key()],
+                net,
+            }),
+        }
+    }
+
+    /// Makes `pos` the root of the line the pushes and pops follow (a new search).
+    pub fn set_root(&mut self, pos: &Position) {
+        if let Some(n) = &mut self.nnue {
+            n.stack.reset(&n.net, pos);
+            n.keys.clear();
+            n.keys.push(pos.key());
+        }
+    }
+
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<&Network> {
+        self.nnue.as_ref().map(|n| n.net.as_ref())
+    }
+
+    /// What move `m` will change in `pos` (before it is made); `None` without a network.
+    #[inline]
+    pub fn delta(&self, pos: &Position, m: Move) -> Option<Delta> {
+        self.nnue.as_ref().map(|_| Delta::of(pos, m))
+    }
+
+    /// A move with change `delta` (`None`: a null move) was made; `key` is the new position's.
+    #[inline]
+    pub fn push(&mut self, delta: Option<Delta>, key: u64) {
+        if let Some(n) = &mut self.nnue {
+            n.stack.push(delta.unwrap_or_default());
+            n.keys.push(key);
+        }
+    }
+
+    /// The last pushed move was unmade.
+    #[inline]
+    pub fn pop(&mut self) {
+        if let Some(n) = &mut self.nnue {
+            n.stack.pop();
+            n.keys.pop();
+        }
+    }
+
     /// The score of `pos` for the side to move, in centipawns.
+    ///
+    /// With a network, `pos` is normally the position reached by the pushed moves; any other
+    /// position (a new root) resets the accumulators to it.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        match &mut self.nnue {
+            Some(n) => {
+                if n.keys.last() != Some(&pos.key()) {
+                    n.stack.reset(&n.net, pos);
+                    n.keys.clear();
+                    n.keys.push(pos.key());
+                }
+                n.stack
+                    .evaluate(&n.net, pos.side_to_move())
+                    .clamp(-NNUE_SCORE_LIMIT, NNUE_SCORE_LIMIT)
+            }
+            None => self.hand_crafted(pos),
+        }
+    }
+
+    /// The hand-crafted evaluation of `pos`, for the side to move.
+    pub fn hand_crafted(&mut self, pos: &Position) -> i32 {
         let mut sink = SumSink::default();
         terms(pos, &mut sink, Some(&mut self.pawns));
         let w = Color::White.index();
@@ -161,7 +255,7 @@ impl Evaluator {
         let shape = Shape::of(pos);
         Trace {
             side: pos.side_to_move(),
-            score: self.evaluate(pos),
+            score: self.hand_crafted(pos),
             terms: sink.terms.into_iter().zip(sink.sums).collect(),
             shape,
         }

@@ -24,9 +24,11 @@ mod tt;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::core::{Move, Position};
+use crate::eval::nnue::Network;
 
 pub use bench::{bench, BenchResult, BENCH_DEPTH, BENCH_FENS};
 pub use engine::Engine;
@@ -93,6 +95,8 @@ pub struct Job {
     pub multipv: usize,
     /// Milliseconds kept back per move for communication delays.
     pub move_overhead: u64,
+    /// The neural network to evaluate with; `None` uses the hand-crafted evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 impl Job {
@@ -104,6 +108,7 @@ impl Job {
             limits,
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
+            net: None,
         }
     }
 }

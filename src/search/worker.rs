@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
 
-use crate::core::{insufficient_material, Move, Piece, PieceKind, Position};
+use crate::core::{insufficient_material, Move, Piece, PieceKind, Position, Undo};
 use crate::eval::Evaluator;
 
 use super::ordering::{ContKey, Heuristics, Lineage, MovePicker};
@@ -123,7 +123,7 @@ impl<'a> Worker<'a> {
             keys,
             root_moves,
             heur: Heuristics::new(MAX_PLY),
-            eval: Evaluator::new(),
+            eval: Evaluator::with_network(job.net.clone(), &job.position),
             stack: vec![Frame::default(); MAX_PLY + 4],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -138,6 +138,35 @@ impl<'a> Worker<'a> {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    // ---- moves: the position and the evaluation's accumulators move together ----
+
+    #[inline]
+    fn make(&mut self, m: Move) -> Undo {
+        let delta = self.eval.delta(&self.pos, m);
+        let undo = self.pos.make(m);
+        self.eval.push(delta, self.pos.key());
+        undo
+    }
+
+    #[inline]
+    fn unmake(&mut self, m: Move, undo: &Undo) {
+        self.pos.unmake(m, undo);
+        self.eval.pop();
+    }
+
+    #[inline]
+    fn make_null(&mut self) -> Undo {
+        let undo = self.pos.make_null();
+        self.eval.push(None, self.pos.key());
+        undo
+    }
+
+    #[inline]
+    fn unmake_null(&mut self, undo: &Undo) {
+        self.pos.unmake_null(undo);
+        self.eval.pop();
     }
 
     // ---- limits ----
@@ -339,7 +368,7 @@ impl<'a> Worker<'a> {
             self.stack[0].mv = m;
             self.stack[0].piece = self.pos.moved_piece(m);
             self.keys.push(self.pos.key());
-            let undo = self.pos.make(m);
+            let undo = self.make(m);
             self.nodes += 1;
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + gives_check as i32;
@@ -360,7 +389,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.pos.unmake(m, &undo);
+            self.unmake(m, &undo);
             self.keys.pop();
             if self.stopped {
                 break;
@@ -551,9 +580,9 @@ impl<'a> Worker<'a> {
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].piece = None;
                 self.keys.push(key);
-                let undo = self.pos.make_null();
+                let undo = self.make_null();
                 let null = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.pos.unmake_null(&undo);
+                self.unmake_null(&undo);
                 self.keys.pop();
                 if self.stopped {
                     return 0;
@@ -650,7 +679,7 @@ impl<'a> Worker<'a> {
             self.stack[ply].mv = m;
             self.stack[ply].piece = self.pos.moved_piece(m);
             self.keys.push(key);
-            let undo = self.pos.make(m);
+            let undo = self.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.in_check();
             let extension = ((gives_check || (singular && m == tt_move))
@@ -683,7 +712,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.pos.unmake(m, &undo);
+            self.unmake(m, &undo);
             self.keys.pop();
             if self.stopped {
                 return 0;
@@ -805,9 +834,9 @@ impl<'a> Worker<'a> {
             self.stack[ply].mv = m;
             self.stack[ply].piece = self.pos.moved_piece(m);
             self.keys.push(key);
-            let undo = self.pos.make(m);
+            let undo = self.make(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
-            self.pos.unmake(m, &undo);
+            self.unmake(m, &undo);
             self.keys.pop();
             if self.stopped {
                 return 0;

@@ -378,10 +378,7 @@ mod tests {
         let err = read.error.expect("an error");
         assert_eq!(err.offset, second as u64);
         assert!(err.to_string().contains("chunk-000000.bin"), "{err}");
-        assert!(matches!(
-            read_chunk(&dir.join("missing.bin")).error,
-            Some(_)
-        ));
+        assert!(read_chunk(&dir.join("missing.bin")).error.is_some());
         fs::write(&path, b"not a chunk at all, longer than a header").expect("write");
         assert!(matches!(
             read_chunk(&path).error.map(|e| e.kind),

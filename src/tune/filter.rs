@@ -56,7 +56,7 @@ impl Filter {
                 *ply >= self.skip_plies
                     && score.abs() <= self.max_score
                     && !(self.quiet_best_move && (pos.in_check() || is_tactical(pos, m.mv)))
-                    && !(self.no_winning_capture && !is_quiet(pos))
+                    && (!self.no_winning_capture || is_quiet(pos))
             })
             .map(|(_, (pos, m))| TrainingPosition {
                 result: game.result.score_for(pos.side_to_move()),

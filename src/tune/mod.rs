@@ -15,6 +15,7 @@ pub mod chunks;
 pub mod datagen;
 pub mod filter;
 pub mod gamefile;
+pub mod nnue;
 pub mod tuner;
 
 /// A small deterministic random number generator (SplitMix64): data generation must be

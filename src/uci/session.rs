@@ -329,6 +329,7 @@ impl<W: Write + Send + 'static> Session<W> {
             limits,
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
+            net: None,
         };
         let reporter = Arc::new(UciReporter::new(
             Arc::clone(&self.out),

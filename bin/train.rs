@@ -1,0 +1,111 @@
+//! The `train` subcommand: fits the neural evaluation to self-play games.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use ferrum::tune::filter::Filter;
+use ferrum::tune::nnue::data;
+use ferrum::tune::nnue::train::{TrainConfig, Trainer};
+
+/// What `ferrum train` was asked to do.
+pub struct TrainArgs {
+    /// Data set directories.
+    pub data: Vec<PathBuf>,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Threads.
+    pub threads: usize,
+    /// Per cent of games held out.
+    pub holdout_percent: u32,
+    /// Continue from the checkpoint in `out`.
+    pub resume: bool,
+    /// Which positions are used.
+    pub filter: Filter,
+    /// The optimisation.
+    pub cfg: TrainConfig,
+}
+
+/// Appends a line to the run's log and prints it.
+fn log(out: &std::path::Path, line: &str) -> Result<()> {
+    eprintln!("{line}");
+    let path = out.join("train.log");
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    writeln!(f, "{line}").with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `ferrum train`.
+pub fn train(args: TrainArgs) -> Result<()> {
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build_global()
+        .context("cannot start the thread pool")?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let start = Instant::now();
+    let data = data::load(&args.data, &args.filter, args.holdout_percent, |e| {
+        eprintln!("warning: {e}; the chunk's later games are skipped")
+    })?;
+    if data.train.is_empty() {
+        bail!("the data holds no training positions");
+    }
+    let checkpoint = args.out.join("checkpoint.bin");
+    let mut trainer = if args.resume && checkpoint.exists() {
+        let bytes = std::fs::read(&checkpoint)
+            .with_context(|| format!("cannot read {}", checkpoint.display()))?;
+        Trainer::from_bytes(&bytes).with_context(|| {
+            format!(
+                "{} is not a checkpoint of this network",
+                checkpoint.display()
+            )
+        })?
+    } else {
+        Trainer::new(&args.cfg)
+    };
+    log(
+        &args.out,
+        &format!(
+            "data: {} chunks, {} games, {} training and {} held-out positions (loaded in {:.1} s); {:?}; {:?}; starting after epoch {}",
+            data.chunks,
+            data.games,
+            data.train.len(),
+            data.holdout.len(),
+            start.elapsed().as_secs_f64(),
+            args.filter,
+            args.cfg,
+            trainer.epoch
+        ),
+    )?;
+    while trainer.epoch < args.cfg.epochs {
+        let r = trainer.epoch(&data.train, &data.holdout, &args.cfg);
+        let held = r
+            .holdout_loss
+            .map_or(String::new(), |l| format!(", holdout loss {l:.6}"));
+        trainer
+            .save(&checkpoint)
+            .with_context(|| format!("cannot write {}", checkpoint.display()))?;
+        let net_path = args.out.join(format!("net-e{:03}.nnue", r.epoch));
+        std::fs::write(&net_path, trainer.net.quantise().to_bytes())
+            .with_context(|| format!("cannot write {}", net_path.display()))?;
+        log(
+            &args.out,
+            &format!(
+                "epoch {}: train loss {:.6}{held}, lr {:.2e}, {:.0} positions/s -> {}",
+                r.epoch,
+                r.train_loss,
+                r.lr,
+                r.positions_per_second,
+                net_path.display()
+            ),
+        )?;
+    }
+    Ok(())
+}

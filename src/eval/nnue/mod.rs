@@ -1,0 +1,145 @@
+//! The neural evaluation (NNUE): 768 inputs per perspective (piece, square, seen from that
+//! side) → [`HIDDEN`] neurons per perspective → one output, with the side to move's half
+//! first, SCReLU activation, and integer arithmetic (`i16` accumulators, `i32` output).
+//!
+//! The float network of the trainer (`ferrum train`) is quantised by [`QA`] (first layer) and
+//! [`QB`] (output layer); the output, divided by `QA · QB`, is multiplied by [`SCALE`] to give
+//! centipawns. The accumulators are updated with each move ([`accumulator`]), so a node's
+//! evaluation costs the two changed rows of the first layer and one pass over the output layer.
+//!
+//! ```
+//! use ferrum::core::Position;
+//! use ferrum::eval::nnue::Network;
+//! // A network whose only weight is +1 on "the side to move's first neuron" sees nothing at
+//! // the start position until the bias makes that neuron fire.
+//! let mut net = Network::zeroed();
+//! net.set_first_layer_bias(0, 255);
+//! net.set_output_weight(0, 64);
+//! let score = net.evaluate(&Position::startpos());
+//! assert_eq!(score, 400, "screlu(1) · 1 · SCALE");
+//! ```
+
+pub mod accumulator;
+mod file;
+
+use crate::core::{Color, Piece, Position, Square};
+
+pub use accumulator::{Accumulator, AccumulatorStack, Delta};
+pub use file::NetError;
+
+/// Neurons per perspective in the hidden layer.
+pub const HIDDEN: usize = 128;
+/// Inputs per perspective: 12 pieces × 64 squares.
+pub const INPUTS: usize = 768;
+/// Quantisation of the first layer (weights, biases and so activations: 1.0 is `QA`).
+pub const QA: i32 = 255;
+/// Quantisation of the output layer's weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's float output.
+pub const SCALE: i32 = 400;
+/// Largest weight magnitude the trainer allows (so that no integer sum can overflow: see
+/// [`Network::evaluate_accumulators`]).
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// The input index of `piece` on `sq` seen from `perspective`: the perspective's own pieces
+/// come first, and Black sees the board mirrored top to bottom, so both sides see their pieces
+/// marching up the board.
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let (own, sq) = match perspective {
+        Color::White => (piece.color == Color::White, sq.index()),
+        Color::Black => (piece.color == Color::Black, sq.index() ^ 56),
+    };
+    (!own as usize) * 384 + piece.kind.index() * 64 + sq
+}
+
+/// A quantised network, ready for integer inference.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// First layer: for each input, its [`HIDDEN`] weights (so one input is one row).
+    pub(crate) l1_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// First layer biases.
+    pub(crate) l1_bias: [i16; HIDDEN],
+    /// Output weights: the side to move's half, then the other side's.
+    pub(crate) out_weights: [i16; 2 * HIDDEN],
+    /// Output bias, in units of `QA · QB`.
+    pub(crate) out_bias: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network({INPUTS}->{HIDDEN}x2->1, bias {})",
+            self.out_bias
+        )
+    }
+}
+
+#[inline(always)]
+fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+    let mut sum = 0i32;
+    for (&a, &w) in acc.iter().zip(weights) {
+        let v = i32::from(a).clamp(0, QA);
+        // v · w fits 16 bits (255 · 127), and 2 · HIDDEN products of v · (v · w) fit 32.
+        sum += v * (v * i32::from(w));
+    }
+    sum
+}
+
+impl Network {
+    /// A network with every weight and bias zero (it scores every position 0).
+    pub fn zeroed() -> Network {
+        Network {
+            l1_weights: vec![[0i16; HIDDEN]; INPUTS]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| Box::new([[0; HIDDEN]; INPUTS])),
+            l1_bias: [0; HIDDEN],
+            out_weights: [0; 2 * HIDDEN],
+            out_bias: 0,
+        }
+    }
+
+    /// Sets first-layer bias `i` (quantised by [`QA`]).
+    pub fn set_first_layer_bias(&mut self, i: usize, value: i16) {
+        if let Some(b) = self.l1_bias.get_mut(i) {
+            *b = value;
+        }
+    }
+
+    /// Sets output weight `i` (`0..HIDDEN`: the side to move's neurons, then the other
+    /// side's; quantised by [`QB`]).
+    pub fn set_output_weight(&mut self, i: usize, value: i16) {
+        if let Some(w) = self.out_weights.get_mut(i) {
+            *w = value;
+        }
+    }
+
+    /// The score in centipawns, for the side to move, of the two perspectives' accumulators.
+    ///
+    /// No sum can overflow: activations are at most [`QA`] = 255 and the trainer keeps every
+    /// output weight within 127 (|w| ≤ [`WEIGHT_CLIP`] · [`QB`]), so each product is below
+    /// 255² · 127 and 256 of them stay below 2³¹.
+    #[inline]
+    pub fn evaluate_accumulators(&self, us: &Accumulator, them: &Accumulator) -> i32 {
+        let (ours, theirs) = self.out_weights.split_at(HIDDEN);
+        let sum = screlu_dot(&us.0, ours) + screlu_dot(&them.0, theirs);
+        // The activations carry QA², the weights QB: one QA goes here, the bias has QA · QB.
+        let out = sum / QA + self.out_bias;
+        (i64::from(out) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The score of `pos` for the side to move, from accumulators built from scratch.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let white = Accumulator::refresh(self, pos, Color::White);
+        let black = Accumulator::refresh(self, pos, Color::Black);
+        match pos.side_to_move() {
+            Color::White => self.evaluate_accumulators(&white, &black),
+            Color::Black => self.evaluate_accumulators(&black, &white),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

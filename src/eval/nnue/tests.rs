@@ -1,0 +1,162 @@
+use std::sync::Arc;
+
+use super::*;
+use crate::core::{Move, Position};
+use crate::eval::Evaluator;
+
+/// A network with random weights in the range the trainer allows (deterministic).
+pub(crate) fn random_network(seed: u64) -> Network {
+    let mut s = seed;
+    let mut next = move |range: i32| {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((s >> 33) as i32 % (2 * range + 1) - range) as i16
+    };
+    let mut net = Network::zeroed();
+    for row in net.l1_weights.iter_mut() {
+        row.iter_mut().for_each(|w| *w = next(60));
+    }
+    net.l1_bias.iter_mut().for_each(|b| *b = next(120) + 60);
+    net.out_weights.iter_mut().for_each(|w| *w = next(127));
+    net.out_bias = i32::from(next(3000));
+    net
+}
+
+/// A random legal move (deterministic from `r`), or `None` when there is none.
+fn pick(pos: &Position, r: &mut u64) -> Option<Move> {
+    let moves = pos.legal_moves();
+    *r = r.wrapping_mul(6364136223846793005).wrapping_add(1);
+    (!moves.is_empty()).then(|| moves[(*r >> 33) as usize % moves.len()])
+}
+
+#[test]
+fn incremental_accumulators_equal_a_refresh_after_every_make_and_unmake() {
+    let net = Arc::new(random_network(1));
+    let starts = [
+        Position::startpos(),
+        // Castling both ways, en passant and promotions come up quickly from here.
+        Position::from_fen("r3k2r/1P4p1/8/2pP4/8/8/6p1/R3K2R w KQkq c6 0 1").expect("fen"),
+        Position::from_fen_960("rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1").expect("fen"),
+    ];
+    let mut r = 7u64;
+    let mut checked = 0;
+    for start in &starts {
+        for _game in 0..20 {
+            let mut pos = start.clone();
+            let mut ev = Evaluator::with_network(Some(Arc::clone(&net)), &pos);
+            let mut line = Vec::new();
+            for ply in 0..60 {
+                // Now and then a null move, as the search makes them.
+                if ply % 7 == 3 && !pos.in_check() {
+                    let undo = pos.make_null();
+                    ev.push(None, pos.key());
+                    assert_eq!(ev.evaluate(&pos), net.evaluate(&pos).clamp(-20_000, 20_000));
+                    pos.unmake_null(&undo);
+                    ev.pop();
+                }
+                let Some(m) = pick(&pos, &mut r) else { break };
+                let delta = ev.delta(&pos, m);
+                let undo = pos.make(m);
+                ev.push(delta, pos.key());
+                line.push((m, undo));
+                // Evaluate only some nodes, so lazy updates over several plies are tested.
+                if ply % 3 != 1 {
+                    assert_eq!(ev.evaluate(&pos), net.evaluate(&pos), "{}", pos.fen());
+                    checked += 1;
+                }
+            }
+            while let Some((m, undo)) = line.pop() {
+                pos.unmake(m, &undo);
+                ev.pop();
+                if line.len() % 4 == 0 {
+                    assert_eq!(ev.evaluate(&pos), net.evaluate(&pos), "{}", pos.fen());
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
+
+/// The position with colours swapped and the board mirrored top to bottom.
+fn mirrored(pos: &Position) -> Position {
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let placement: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|rank| rank.chars().map(swap).collect())
+        .collect();
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    let castling: String = fields[2]
+        .chars()
+        .map(|c| if c == '-' { c } else { swap(c) })
+        .collect();
+    let ep = match fields[3].as_bytes() {
+        [f, b'3'] => format!("{}6", *f as char),
+        [f, b'6'] => format!("{}3", *f as char),
+        _ => "-".to_string(),
+    };
+    let text = format!(
+        "{} {side} {castling} {ep} {} {}",
+        placement.join("/"),
+        fields[4],
+        fields[5]
+    );
+    Position::from_fen(&text).expect("mirrored fen")
+}
+
+#[test]
+fn the_evaluation_is_symmetric_under_a_colour_flip() {
+    let net = random_network(2);
+    let mut r = 11u64;
+    let mut pos = Position::startpos();
+    let mut asymmetric = 0;
+    for _ in 0..80 {
+        let flipped = mirrored(&pos);
+        assert_eq!(net.evaluate(&pos), net.evaluate(&flipped), "{}", pos.fen());
+        // The check is not vacuous: with the side to move changed alone, scores differ.
+        let mut other_side = pos.clone();
+        if !pos.in_check() {
+            other_side.make_null();
+            asymmetric += (net.evaluate(&other_side) != net.evaluate(&pos)) as usize;
+        }
+        let Some(m) = pick(&pos, &mut r) else { break };
+        pos.make(m);
+    }
+    assert!(asymmetric > 10);
+}
+
+#[test]
+fn network_files_round_trip_and_damage_is_a_typed_error() {
+    let net = random_network(3);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), file::NET_FILE_BYTES);
+    assert_eq!(Network::from_bytes(&bytes), Ok(net));
+    assert_eq!(Network::from_bytes(b"hello"), Err(NetError::BadMagic));
+    let mut wrong = bytes.clone();
+    wrong[8] = 64;
+    assert!(matches!(
+        Network::from_bytes(&wrong),
+        Err(NetError::WrongShape { .. })
+    ));
+    assert!(matches!(
+        Network::from_bytes(&bytes[..bytes.len() - 10]),
+        Err(NetError::WrongLength { .. })
+    ));
+    let mut flipped = bytes.clone();
+    flipped[1000] ^= 1;
+    assert_eq!(Network::from_bytes(&flipped), Err(NetError::Checksum));
+    assert!(matches!(
+        Network::load(std::path::Path::new("no/such/file.nnue")),
+        Err(NetError::Io(_))
+    ));
+}

@@ -1,0 +1,202 @@
+//! Training positions in memory: each kept position of the self-play games packed into 28
+//! bytes (board, side to move, score, result), split into training and held-out games.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::core::{Color, Piece, PieceKind, Position, Square};
+use crate::eval::nnue::feature;
+use crate::tune::chunks::{chunk_files, read_chunk, ChunkError};
+use crate::tune::filter::Filter;
+use crate::tune::gamefile::GameRecord;
+
+use super::net::Features;
+
+/// One training position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packed {
+    occupied: u64,
+    /// Piece indices (0..12), one nibble per occupied square in square order.
+    pieces: [u8; 16],
+    /// The search score in centipawns, side to move's view.
+    pub score: i16,
+    /// Bit 0: Black to move. Bits 1–2: the result for the side to move (0 loss, 1 draw, 2 win).
+    flags: u8,
+}
+
+impl Packed {
+    /// Packs `pos` with its score and result (both side to move's view; result 0, 0.5 or 1).
+    pub fn new(pos: &Position, score: i32, result: f32) -> Packed {
+        let occupied = pos.occupied().0;
+        let mut pieces = [0u8; 16];
+        for (n, sq) in pos.occupied().iter().enumerate().take(32) {
+            let code = pos.piece_at(sq).map_or(0, |p| p.index() as u8);
+            pieces[n / 2] |= code << (4 * (n % 2));
+        }
+        let black = (pos.side_to_move() == Color::Black) as u8;
+        let result = (result * 2.0).round().clamp(0.0, 2.0) as u8;
+        Packed {
+            occupied,
+            pieces,
+            score: score.clamp(-32000, 32000) as i16,
+            flags: black | result << 1,
+        }
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        if self.flags & 1 != 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// The game's result for the side to move: 0.0, 0.5 or 1.0.
+    pub fn result(&self) -> f32 {
+        f32::from((self.flags >> 1) & 3) / 2.0
+    }
+
+    /// The network's inputs for this position.
+    pub fn features(&self) -> Features {
+        let stm = self.side_to_move();
+        let mut f = Features {
+            us: Vec::with_capacity(32),
+            them: Vec::with_capacity(32),
+        };
+        let mut occ = self.occupied;
+        let mut n = 0;
+        while occ != 0 {
+            let sq = Square::new(occ.trailing_zeros() as u8);
+            occ &= occ - 1;
+            let code = (self.pieces[n / 2] >> (4 * (n % 2))) & 15;
+            n += 1;
+            let color = if code < 6 { Color::White } else { Color::Black };
+            let Some(kind) = PieceKind::from_index(code as usize % 6) else {
+                continue;
+            };
+            let piece = Piece::new(color, kind);
+            f.us.push(feature(stm, piece, sq) as u16);
+            f.them.push(feature(!stm, piece, sq) as u16);
+        }
+        f
+    }
+}
+
+/// Training and held-out positions.
+#[derive(Debug, Default)]
+pub struct TrainingData {
+    /// Positions to fit.
+    pub train: Vec<Packed>,
+    /// Positions of other games, only measured.
+    pub holdout: Vec<Packed>,
+    /// Games read.
+    pub games: usize,
+    /// Chunks read.
+    pub chunks: usize,
+}
+
+/// True when game `index` of chunk `chunk` is held out (about `percent` % of the games, the
+/// same ones on every run).
+fn held_out(chunk: &Path, index: usize, percent: u32) -> bool {
+    let name = chunk
+        .file_name()
+        .map_or_else(Vec::new, |n| n.as_encoded_bytes().to_vec());
+    let h = name
+        .iter()
+        .chain(&index.to_le_bytes())
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    // FNV alone leaves the high bits of short inputs poorly mixed; SplitMix's finaliser
+    // spreads them.
+    let mut z = h;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) % 100 < u64::from(percent)
+}
+
+fn pack_game(game: &GameRecord, filter: &Filter) -> Vec<Packed> {
+    filter
+        .positions(game)
+        .map(|t| Packed::new(&t.pos, t.score, t.result))
+        .collect()
+}
+
+/// Reads every chunk of the data set directories `dirs`, keeps the positions `filter` picks,
+/// and holds out about `holdout_percent` % of the games. Damaged chunks are passed to `warn`
+/// and read up to the damage.
+pub fn load(
+    dirs: &[PathBuf],
+    filter: &Filter,
+    holdout_percent: u32,
+    mut warn: impl FnMut(&ChunkError),
+) -> Result<TrainingData, ChunkError> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        files.extend(chunk_files(dir, false)?);
+    }
+    let reads: Vec<_> = files
+        .par_iter()
+        .map(|path| {
+            let read = read_chunk(path);
+            let mut train = Vec::new();
+            let mut holdout = Vec::new();
+            for (i, g) in read.games.iter().enumerate() {
+                let target = if held_out(path, i, holdout_percent) {
+                    &mut holdout
+                } else {
+                    &mut train
+                };
+                target.extend(pack_game(g, filter));
+            }
+            (read.games.len(), train, holdout, read.error)
+        })
+        .collect();
+    let mut data = TrainingData {
+        chunks: files.len(),
+        ..TrainingData::default()
+    };
+    for (games, train, holdout, error) in reads {
+        if let Some(e) = &error {
+            warn(e);
+        }
+        data.games += games;
+        data.train.extend(train);
+        data.holdout.extend(holdout);
+    }
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_positions_give_the_features_of_the_position() {
+        for fen in [
+            "r3k2r/pppq1ppp/2np1n2/2b1p3/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R b KQkq - 4 8",
+            "4k3/8/8/3pP3/8/8/6p1/4K3 w - d6 0 40",
+        ] {
+            let pos = Position::from_fen(fen).expect("fen");
+            let p = Packed::new(&pos, -123, 1.0);
+            let mut a = p.features();
+            let mut b = Features::of(&pos);
+            a.us.sort_unstable();
+            a.them.sort_unstable();
+            b.us.sort_unstable();
+            b.them.sort_unstable();
+            assert_eq!(a, b, "{fen}");
+            assert_eq!((p.score, p.result()), (-123, 1.0));
+            assert_eq!(p.side_to_move(), pos.side_to_move());
+        }
+    }
+
+    #[test]
+    fn about_the_asked_share_of_games_is_held_out() {
+        let path = Path::new("chunk-000003.bin");
+        let held = (0..10_000).filter(|&i| held_out(path, i, 5)).count();
+        assert!((350..650).contains(&held), "{held} of 10000");
+    }
+}

@@ -1,0 +1,239 @@
+//! The float network the trainer fits, its forward and backward passes, and its quantisation
+//! into the engine's integer [`Network`].
+
+use crate::core::Position;
+use crate::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
+
+use crate::tune::Rng;
+
+/// Number of parameters: first-layer weights and biases, output weights and bias.
+pub const NUM_PARAMS: usize = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1;
+const L1_BIAS: usize = INPUTS * HIDDEN;
+const OUT_W: usize = L1_BIAS + HIDDEN;
+const OUT_B: usize = OUT_W + 2 * HIDDEN;
+
+/// The network's parameters as one flat vector (so the optimizer treats them alike):
+/// `[first-layer weights, input-major | first-layer biases | output weights (side to move's
+/// half first) | output bias]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// The parameters.
+    pub params: Vec<f32>,
+}
+
+/// The active inputs of a position from both perspectives, side to move first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// The side to move's inputs.
+    pub us: Vec<u16>,
+    /// The other side's inputs.
+    pub them: Vec<u16>,
+}
+
+impl Features {
+    /// The inputs of `pos`.
+    pub fn of(pos: &Position) -> Features {
+        let stm = pos.side_to_move();
+        let mut f = Features::default();
+        for sq in pos.occupied().iter() {
+            if let Some(p) = pos.piece_at(sq) {
+                f.us.push(feature(stm, p, sq) as u16);
+                f.them.push(feature(!stm, p, sq) as u16);
+            }
+        }
+        f
+    }
+}
+
+/// The activations of one forward pass, kept for the backward pass.
+pub struct Forward {
+    acc: [[f32; HIDDEN]; 2],
+    /// The output (in units of [`SCALE`] centipawns).
+    pub out: f32,
+}
+
+#[inline(always)]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+impl FloatNet {
+    /// A network initialised at random from `seed`: first-layer weights uniform in
+    /// ±1/√(32) scaled down for the 768 inputs of which about 30 are on, output weights small.
+    pub fn random(seed: u64) -> FloatNet {
+        let mut rng = Rng::new(seed);
+        let mut uniform =
+            |r: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r;
+        let mut params = vec![0.0f32; NUM_PARAMS];
+        for p in &mut params[..L1_BIAS] {
+            *p = uniform(0.1);
+        }
+        for p in &mut params[OUT_W..OUT_B] {
+            *p = uniform(1.0 / (2.0 * HIDDEN as f32).sqrt());
+        }
+        FloatNet { params }
+    }
+
+    /// The forward pass.
+    pub fn forward(&self, f: &Features) -> Forward {
+        let p = &self.params;
+        let mut acc = [[0.0f32; HIDDEN]; 2];
+        for (side, inputs) in [&f.us, &f.them].into_iter().enumerate() {
+            acc[side].copy_from_slice(&p[L1_BIAS..OUT_W]);
+            for &i in inputs {
+                let row = &p[i as usize * HIDDEN..(i as usize + 1) * HIDDEN];
+                for (a, w) in acc[side].iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+        }
+        let mut out = p[OUT_B];
+        for side in 0..2 {
+            let w = &p[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            out += acc[side]
+                .iter()
+                .zip(w)
+                .map(|(&a, &w)| screlu(a) * w)
+                .sum::<f32>();
+        }
+        Forward { acc, out }
+    }
+
+    /// The score in centipawns for the side to move (float inference).
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        self.forward(&Features::of(pos)).out * SCALE as f32
+    }
+
+    /// Adds to `grad` the gradient of the loss for one position, given d(loss)/d(out).
+    pub fn backward(&self, f: &Features, fw: &Forward, d_out: f32, grad: &mut [f32]) {
+        let p = &self.params;
+        grad[OUT_B] += d_out;
+        for (side, inputs) in [&f.us, &f.them].into_iter().enumerate() {
+            let w = &p[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            let mut d_acc = [0.0f32; HIDDEN];
+            let g_out = &mut grad[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            for j in 0..HIDDEN {
+                let a = fw.acc[side][j];
+                g_out[j] += d_out * screlu(a);
+                d_acc[j] = if a > 0.0 && a < 1.0 {
+                    d_out * w[j] * 2.0 * a
+                } else {
+                    0.0
+                };
+            }
+            for (g, d) in grad[L1_BIAS..OUT_W].iter_mut().zip(&d_acc) {
+                *g += d;
+            }
+            for &i in inputs {
+                let row = &mut grad[i as usize * HIDDEN..(i as usize + 1) * HIDDEN];
+                for (g, d) in row.iter_mut().zip(&d_acc) {
+                    *g += d;
+                }
+            }
+        }
+    }
+
+    /// Keeps every weight within ±[`WEIGHT_CLIP`] (the quantised sums rely on it; biases are
+    /// left free but saturate when quantised).
+    pub fn clip(&mut self) {
+        let (first, rest) = self.params.split_at_mut(L1_BIAS);
+        let outputs = &mut rest[HIDDEN..HIDDEN + 2 * HIDDEN];
+        for w in first.iter_mut().chain(outputs.iter_mut()) {
+            *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+    }
+
+    /// The engine's integer network: first layer × [`QA`], output weights × [`QB`], output bias
+    /// × `QA · QB`, rounded and saturated.
+    pub fn quantise(&self) -> Network {
+        let q16 = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let mut net = Network::zeroed();
+        for (i, row) in net.l1_weights.iter_mut().enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = q16(self.params[i * HIDDEN + j], QA);
+            }
+        }
+        for (j, b) in net.l1_bias.iter_mut().enumerate() {
+            *b = q16(self.params[L1_BIAS + j], QA);
+        }
+        for (j, w) in net.out_weights.iter_mut().enumerate() {
+            *w = q16(self.params[OUT_W + j], QB);
+        }
+        net.out_bias = (self.params[OUT_B] * (QA * QB) as f32).round() as i32;
+        net
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Integer inference must follow the trainer's float network: this catches perspective
+    /// flips, square mirroring and scale mismatches between the two.
+    #[test]
+    fn quantised_inference_matches_the_float_network() {
+        let mut float = FloatNet::random(5);
+        // Biases as a trained net has them, so that neurons sit inside SCReLU's ramp.
+        for b in &mut float.params[L1_BIAS..OUT_W] {
+            *b = 0.3;
+        }
+        // Output weights of a trained net's size (the random start is much smaller, and so
+        // coarser at QB = 64 steps than any trained net).
+        for w in &mut float.params[OUT_W..OUT_B] {
+            *w *= 12.0;
+        }
+        float.params[OUT_B] = 0.05;
+        // First on the quantisation grid, where only the integer divisions may differ.
+        let mut grid = float.clone();
+        for (i, p) in grid.params.iter_mut().enumerate() {
+            let q = match i {
+                _ if i < OUT_W => QA,
+                _ if i < OUT_B => QB,
+                _ => QA * QB,
+            } as f32;
+            *p = (*p * q).round() / q;
+        }
+        let grid_net = grid.quantise();
+        let net = float.quantise();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).expect("fen");
+            let (f, q) = (grid.evaluate(&pos), grid_net.evaluate(&pos) as f32);
+            assert!(
+                (f - q).abs() <= 1.0,
+                "{fen}: on the grid, float {f}, quantised {q}"
+            );
+        }
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1",
+        ];
+        let mut spread = Vec::new();
+        for fen in fens {
+            let pos = Position::from_fen(fen).expect("fen");
+            let f = float.evaluate(&pos);
+            let q = net.evaluate(&pos) as f32;
+            // Off the grid, rounding each of ~30 × 256 first-layer weights to 1/255 moves a
+            // random net's score by up to a few tens of centipawns (trained nets, with many
+            // neurons off or saturated, move less; TRAINING.md gives the measured figure).
+            assert!(
+                (f - q).abs() <= 30.0 + 0.05 * f.abs(),
+                "{fen}: float {f}, quantised {q}"
+            );
+            spread.push(f);
+        }
+        let (lo, hi) = spread
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(l, h), &x| (l.min(x), h.max(x)));
+        assert!(
+            hi - lo > 20.0,
+            "the positions must score differently: {spread:?}"
+        );
+    }
+}
