@@ -154,6 +154,16 @@ enum Cmd {
         #[arg(long)]
         resume: bool,
     },
+    /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` games: prints the coefficients
+    /// for src/eval/wdl.rs and the calibration on held-out games (every fifth game).
+    Wdl {
+        /// Data set directories (repeat for several).
+        #[arg(long, required = true)]
+        data: Vec<PathBuf>,
+        /// Adam iterations.
+        #[arg(long, default_value_t = 500)]
+        iterations: usize,
+    },
     /// Summarise a data set directory: games, positions and results per chunk, and any damage.
     Datainfo {
         /// The data set directory.
@@ -316,6 +326,7 @@ fn main() -> ExitCode {
             })
         }
         Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
+        Some(Cmd::Wdl { data, iterations }) => tune::wdl(&data, iterations),
         Some(Cmd::Train {
             data,
             out,

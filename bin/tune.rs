@@ -351,3 +351,74 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     println!("wrote {}", args.output.display());
     Ok(())
 }
+
+/// Every game of the data set directories (damaged chunks are reported and read up to the damage).
+fn read_games(dirs: &[PathBuf]) -> Result<Vec<GameRecord>> {
+    let mut games = Vec::new();
+    for dir in dirs {
+        for chunk in chunk_files(dir, false)? {
+            let read = read_chunk(&chunk);
+            if let Some(e) = read.error {
+                eprintln!("warning: {e}; the chunk's later games are skipped");
+            }
+            games.extend(read.games);
+        }
+    }
+    Ok(games)
+}
+
+/// `ferrum wdl`: fits the win/draw/loss model and prints its calibration on held-out games.
+pub fn wdl(dirs: &[PathBuf], iterations: usize) -> Result<()> {
+    use ferrum::tune::wdl;
+    let games = read_games(dirs)?;
+    let filter = Filter {
+        quiet_best_move: false,
+        ..Filter::default()
+    };
+    let (held, fit): (Vec<_>, Vec<_>) =
+        games.into_iter().enumerate().partition(|(i, _)| i % 5 == 4);
+    let strip = |v: Vec<(usize, GameRecord)>| v.into_iter().map(|(_, g)| g).collect::<Vec<_>>();
+    let (held, fit) = (
+        wdl::samples(&strip(held), &filter),
+        wdl::samples(&strip(fit), &filter),
+    );
+    if fit.is_empty() || held.is_empty() {
+        bail!("not enough games to fit and to hold out");
+    }
+    let start = ferrum::eval::wdl::MODEL;
+    eprintln!("{} positions to fit, {} held out", fit.len(), held.len());
+    let model = wdl::fit(&fit, start, iterations);
+    println!(
+        "held-out mean log-loss: {:.5} before, {:.5} after",
+        wdl::mean_nll(&start, &held),
+        wdl::mean_nll(&model, &held)
+    );
+    let coefficients = |c: &[f64; 4]| {
+        c.iter()
+            .map(|x| format!("{x:.3}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!("a: [{}],", coefficients(&model.a));
+    println!("b: [{}],", coefficients(&model.b));
+    println!("score bucket | positions | predicted W/D/L % | observed W/D/L %");
+    for b in wdl::calibration(&model, &held, 100, 800) {
+        let pct = |x: [f64; 3]| {
+            format!(
+                "{:.1}/{:.1}/{:.1}",
+                100.0 * x[0],
+                100.0 * x[1],
+                100.0 * x[2]
+            )
+        };
+        println!(
+            "[{}, {}) | {} | {} | {}",
+            b.low,
+            b.high,
+            b.count,
+            pct(b.predicted),
+            pct(b.observed)
+        );
+    }
+    Ok(())
+}

@@ -21,6 +21,7 @@ pub mod params;
 pub mod pawns;
 mod pieces;
 mod score;
+pub mod wdl;
 pub mod weights;
 
 use std::fmt;

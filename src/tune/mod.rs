@@ -17,6 +17,7 @@ pub mod filter;
 pub mod gamefile;
 pub mod nnue;
 pub mod tuner;
+pub mod wdl;
 
 /// A small deterministic random number generator (SplitMix64): data generation must be
 /// reproducible from its seed and needs no dependency for that.
