@@ -303,4 +303,14 @@ mod fuzz_corpus_replay {
     fn book_corpus() {
         replay("book", checks::check_book);
     }
+
+    #[test]
+    fn data_chunk_corpus() {
+        replay("data_chunk", checks::check_data_chunk);
+    }
+
+    #[test]
+    fn network_corpus() {
+        replay("network", checks::check_network);
+    }
 }

@@ -1,0 +1,7 @@
+//! Network files against arbitrary bytes (invariants in `fuzz/checks.rs`).
+#![no_main]
+
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::check_network(data));
