@@ -271,6 +271,9 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn go(&mut self, go: GoParams) {
+        for note in &go.notes {
+            self.info_string(note);
+        }
         if let Some(depth) = go.perft {
             if !self.idle("go perft") {
                 return;
