@@ -18,6 +18,7 @@
 mod bench;
 mod engine;
 mod ordering;
+mod pool;
 mod see;
 mod time;
 mod tt;
@@ -35,6 +36,7 @@ pub use see::see_ge;
 pub use time::Budget;
 pub use tt::{Bound, Entry, TranspositionTable};
 
+use ordering::Heuristics;
 use worker::Worker;
 
 /// The deepest ply the search reaches.
@@ -310,23 +312,36 @@ pub fn run(
                 .name(format!("helper {id}"))
                 .stack_size(engine::SEARCH_STACK_BYTES)
                 .spawn_scoped(s, move || {
-                    let mut w = Worker::new(id, job, shared);
-                    w.iterate(&SilentReporter);
+                    let mut heur = Heuristics::new(MAX_PLY);
+                    Worker::new(id, job, shared, &mut heur).iterate(&SilentReporter);
                 });
         }
-        let mut main = Worker::new(0, job, &shared);
-        main.iterate(reporter);
-        // An infinite or pondering search must not answer before it is told to.
-        while (job.limits.infinite || signals.pondering()) && !signals.stopped() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        signals.stop();
-        main.result()
+        lead(job, &shared, &mut Heuristics::new(MAX_PLY), reporter)
     });
     SearchResult {
         nodes: counters.iter().map(|c| c.load(Ordering::Relaxed)).sum(),
         ..result
     }
+}
+
+/// The main worker's part of a search, on the thread that reports: iterative deepening, then
+/// holding the answer while the search is infinite or pondering, then stopping the helpers.
+/// The result's node count is the main worker's alone.
+fn lead(
+    job: &Job,
+    shared: &worker::Shared<'_>,
+    heur: &mut Heuristics,
+    reporter: &dyn Reporter,
+) -> SearchResult {
+    let signals = shared.signals;
+    let mut main = Worker::new(0, job, shared, heur);
+    main.iterate(reporter);
+    // An infinite or pondering search must not answer before it is told to.
+    while (job.limits.infinite || signals.pondering()) && !signals.stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    signals.stop();
+    main.result()
 }
 
 #[cfg(test)]

@@ -74,7 +74,9 @@ pub(crate) struct Worker<'a> {
     /// Keys of the game's and the current line's earlier positions, oldest first.
     keys: Vec<u64>,
     root_moves: Vec<RootMove>,
-    heur: Heuristics,
+    /// The thread's move-ordering tables: borrowed, so that a thread that outlives the search
+    /// (the engine's pool) decides what they start from.
+    heur: &'a mut Heuristics,
     eval: Evaluator,
     stack: Vec<Frame>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -89,7 +91,12 @@ pub(crate) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub(crate) fn new(id: usize, job: &'a Job, shared: &'a Shared<'a>) -> Worker<'a> {
+    pub(crate) fn new(
+        id: usize,
+        job: &'a Job,
+        shared: &'a Shared<'a>,
+        heur: &'a mut Heuristics,
+    ) -> Worker<'a> {
         let pos = job.position.clone();
         let mut keys = Vec::with_capacity(job.history.len() + MAX_PLY + 8);
         keys.extend_from_slice(&job.history);
@@ -122,7 +129,7 @@ impl<'a> Worker<'a> {
             pos,
             keys,
             root_moves,
-            heur: Heuristics::new(MAX_PLY),
+            heur,
             eval: Evaluator::new(),
             stack: vec![Frame::default(); MAX_PLY + 4],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -610,7 +617,7 @@ impl<'a> Worker<'a> {
         let mut n_quiets = 0usize;
         let lmp_limit = (3 + depth * depth) as usize / (2 - improving as usize);
 
-        while let Some(m) = picker.next(&self.pos, &self.heur) {
+        while let Some(m) = picker.next(&self.pos, self.heur) {
             if m == excluded {
                 continue;
             }
@@ -780,7 +787,7 @@ impl<'a> Worker<'a> {
         };
         let mut best_move = Move::NULL;
         let mut legal = 0;
-        while let Some(m) = picker.next(&self.pos, &self.heur) {
+        while let Some(m) = picker.next(&self.pos, self.heur) {
             legal += 1;
             if !in_check {
                 // Delta pruning: even winning the piece outright would not reach alpha.

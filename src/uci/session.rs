@@ -124,7 +124,8 @@ impl<W: Write + Send + 'static> Session<W> {
                 // The GUI has set its options by now: a good moment to allocate the table, but
                 // never while a search runs (readyok must come at once then).
                 if !self.engine.searching() {
-                    if let Err(e) = self.engine.ensure_hash() {
+                    let ready = self.engine.ensure_hash();
+                    if let Err(e) = ready.and_then(|()| self.engine.ensure_pool()) {
                         self.info_string(&e);
                     }
                 }
@@ -217,7 +218,9 @@ impl<W: Write + Send + 'static> Session<W> {
             },
             Change::Threads(n) => {
                 self.options.threads = n;
-                self.engine.set_threads(n);
+                if let Err(e) = self.engine.set_threads(n) {
+                    self.info_string(&e);
+                }
             }
             Change::MultiPv(n) => self.options.multipv = n,
             Change::Ponder(on) => self.options.ponder = on,
