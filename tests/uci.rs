@@ -41,6 +41,12 @@ impl Engine {
         self.stdin.flush().expect("flush");
     }
 
+    /// Sends `line` and returns when it was sent.
+    fn send_timed(&mut self, line: &str) -> Instant {
+        self.send(line);
+        Instant::now()
+    }
+
     /// Lines until one starts with `prefix` (returned last), or `None` after `timeout`.
     fn until(&self, prefix: &str, timeout: Duration) -> Option<Vec<String>> {
         let end = Instant::now() + timeout;
@@ -283,4 +289,71 @@ fn every_go_gets_one_legal_bestmove_whatever_else_is_on_the_line() {
             assert_eq!(mv, "e2e4");
         }
     }
+}
+
+/// How long `isready`, `stop` and `quit` may take during `go perft` and `bench` (they are
+/// answered within a few milliseconds on an idle machine; the bound leaves room for a busy one).
+const TASK_BOUND: Duration = Duration::from_millis(500);
+
+/// Starts `command` (a long `go perft` or `bench`) and checks that `isready` and `stop` are
+/// answered within [`TASK_BOUND`] while it runs, `stop` with `stopped_line`; returns the
+/// latencies for the record.
+fn stop_during(command: &str, stopped_line: &str) -> (Duration, Duration) {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send(command);
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = e.send_timed("isready");
+    let lines = e.until("readyok", Duration::from_secs(5)).expect("readyok");
+    let ready = asked.elapsed();
+    assert!(ready < TASK_BOUND, "{command}: readyok after {ready:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with(stopped_line)),
+        "{lines:?}"
+    );
+    let asked = e.send_timed("stop");
+    let lines = e
+        .until(stopped_line, Duration::from_secs(5))
+        .expect(stopped_line);
+    let stopped = asked.elapsed();
+    assert!(stopped < TASK_BOUND, "{command}: stopped after {stopped:?}");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("Nodes searched") || l.ends_with(" nps")),
+        "a stopped task gives no total: {lines:?}"
+    );
+    // Still answering, and back to normal: a search after it.
+    e.send("go depth 2");
+    e.until("bestmove", Duration::from_secs(5))
+        .expect("bestmove");
+    (ready, stopped)
+}
+
+/// Starts `command`, sends `quit` while it runs, and checks the process exits within
+/// [`TASK_BOUND`].
+fn quit_during(command: &str) -> Duration {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send(command);
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = e.send_timed("quit");
+    while asked.elapsed() < Duration::from_secs(5) {
+        if let Ok(Some(status)) = e.child.try_wait() {
+            assert!(status.success());
+            let took = asked.elapsed();
+            assert!(took < TASK_BOUND, "{command}: exit after {took:?}");
+            return took;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("{command}: no exit after quit");
+}
+
+#[test]
+fn stop_isready_and_quit_reach_go_perft_and_bench() {
+    let perft = stop_during("go perft 7", "info string perft stopped");
+    let bench = stop_during("bench 20", "info string bench stopped");
+    let quit = (quit_during("go perft 7"), quit_during("bench 20"));
+    eprintln!("perft (isready, stop) {perft:?}, bench {bench:?}, quit (perft, bench) {quit:?}");
 }

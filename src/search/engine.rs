@@ -105,12 +105,24 @@ impl Engine {
         // Prepared here, before the order is sent, so that a `stop` right after `go` is kept.
         self.signals.prepare(job.limits.ponder);
         let order = Order::Search {
-            job,
+            job: Box::new(job),
             tt,
             signals: Arc::clone(&self.signals),
             reporter,
         };
         self.send(order)
+    }
+
+    /// Runs `task` on the lead search thread, where [`Engine::stop`] reaches it through the
+    /// signals it is given (it should look at [`Signals::cancelled`] often) and where it keeps
+    /// the caller free to answer. The engine is busy until it returns. A search still running
+    /// is stopped first.
+    pub fn run_task(&mut self, task: impl FnOnce(&Signals) + Send + 'static) -> Result<(), String> {
+        self.stop();
+        self.wait();
+        self.signals.prepare(false);
+        let signals = Arc::clone(&self.signals);
+        self.send(Order::Run(Box::new(move || task(&signals))))
     }
 
     fn send(&mut self, order: Order) -> Result<(), String> {
@@ -121,9 +133,9 @@ impl Engine {
         }
     }
 
-    /// Asks a running search to stop (it still reports its best move).
+    /// Asks a running search to stop (it still reports its best move), or a task to end.
     pub fn stop(&self) {
-        self.signals.stop();
+        self.signals.cancel();
     }
 
     /// The pondered move was played: the search continues on the clock.

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::{Move, Position};
 
-pub use bench::{bench, BenchResult, BENCH_DEPTH, BENCH_FENS};
+pub use bench::{bench, bench_with, BenchResult, BENCH_DEPTH, BENCH_FENS};
 pub use engine::Engine;
 pub(crate) use engine::SEARCH_STACK_BYTES;
 pub use see::see_ge;
@@ -212,6 +212,9 @@ pub struct SearchResult {
 #[derive(Debug)]
 pub struct Signals {
     stop: AtomicBool,
+    /// The caller's `stop` ([`Signals::cancel`]): it ends a task of several searches (bench)
+    /// too, where `stop` only ends the current search.
+    cancelled: AtomicBool,
     pondering: AtomicBool,
     /// Milliseconds after the start at which `ponderhit` came (u64::MAX: not yet).
     ponderhit_ms: AtomicU64,
@@ -229,6 +232,7 @@ impl Signals {
     pub fn new() -> Signals {
         Signals {
             stop: AtomicBool::new(false),
+            cancelled: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             ponderhit_ms: AtomicU64::new(u64::MAX),
             start: std::sync::Mutex::new(Instant::now()),
@@ -238,6 +242,17 @@ impl Signals {
     /// Asks the search to stop as soon as it can.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Stops the search and the task it belongs to (every later search of a bench).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        self.stop();
+    }
+
+    /// True once [`Signals::cancel`] was called for the current task.
+    pub fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
     }
 
     /// True once a stop was asked for.
@@ -261,6 +276,22 @@ impl Signals {
     /// before handing the signals to [`run`], on the thread that may call [`Signals::stop`], so
     /// that a `stop` sent right after `go` cannot be lost.
     pub fn prepare(&self, ponder: bool) {
+        self.cancelled.store(false, Ordering::SeqCst);
+        self.restart(ponder);
+    }
+
+    /// Resets the signals for the next search of the same task (bench's next position): as
+    /// [`Signals::prepare`], but a cancelled task stays cancelled. Safe against a `cancel` at
+    /// any moment: one that comes before the check below is seen by it, one after it stops the
+    /// search itself.
+    pub fn prepare_next(&self) {
+        self.restart(false);
+        if self.cancelled() {
+            self.stop();
+        }
+    }
+
+    fn restart(&self, ponder: bool) {
         if let Ok(mut s) = self.start.lock() {
             *s = Instant::now();
         }

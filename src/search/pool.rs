@@ -61,15 +61,20 @@ impl Drop for IdleOnDrop {
     }
 }
 
+/// A task for the lead thread other than a search (`go perft`, `bench`).
+pub(crate) type Task = Box<dyn FnOnce() + Send>;
+
 /// What the engine asks of the lead thread.
 pub(crate) enum Order {
     /// Search `job`; the answer goes to `reporter`.
     Search {
-        job: Job,
+        job: Box<Job>,
         tt: Arc<TranspositionTable>,
         signals: Arc<Signals>,
         reporter: Arc<dyn Reporter>,
     },
+    /// Run a task.
+    Run(Task),
 }
 
 /// One search as every thread of the pool sees it.
@@ -176,9 +181,10 @@ impl Lead {
                     signals,
                     reporter,
                 } => {
-                    let result = self.search(job, tt, signals, reporter.as_ref());
+                    let result = self.search(*job, tt, signals, reporter.as_ref());
                     reporter.best_move(&result);
                 }
+                Order::Run(task) => task(),
             }
         }
         for h in self.helpers {

@@ -7,15 +7,16 @@
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::core::{divide, Move, Position, Square};
+use crate::core::{Move, Position, Square};
 use crate::eval::Evaluator;
 use crate::rules::{answer, Game};
-use crate::search::{bench, Engine, Job, Limits, BENCH_DEPTH};
+use crate::search::{Engine, Job, Limits, Signals, BENCH_DEPTH};
 
 use super::book::BookOptions;
 use super::command::{parse, Command, GoParams, StartPosition};
 use super::options::{declarations, parse_setoption, Change, Options};
 use super::report::{write_lines, UciReporter};
+use super::tasks;
 
 /// Whether the loop goes on after a command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -158,8 +159,9 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             Command::Bench { depth } => {
                 if self.idle("bench") {
-                    let r = bench(depth.unwrap_or(BENCH_DEPTH));
-                    self.send(&format!("{} nodes {} nps", r.nodes, r.nps()));
+                    let out = Arc::clone(&self.out);
+                    let depth = depth.unwrap_or(BENCH_DEPTH);
+                    self.run_task(move |signals| tasks::bench(depth, signals, &out));
                 }
             }
             // Answered only between searches: the pipe's lines never interleave with a
@@ -278,23 +280,11 @@ impl<W: Write + Send + 'static> Session<W> {
             self.info_string(note);
         }
         if let Some(depth) = go.perft {
-            if !self.idle("go perft") {
-                return;
+            if self.idle("go perft") {
+                let out = Arc::clone(&self.out);
+                let pos = self.position.clone();
+                self.run_task(move |signals| tasks::perft(&pos, depth, signals, &out));
             }
-            let split = divide(&self.position, depth, 1);
-            let chess960 = self.position.is_chess960();
-            let mut lines = Vec::with_capacity(split.len() + 2);
-            let mut total = 0;
-            for (m, n) in &split {
-                total += n;
-                lines.push(format!("{}: {n}", m.to_uci(chess960)));
-            }
-            if depth == 0 {
-                total = 1;
-            }
-            lines.push(String::new());
-            lines.push(format!("Nodes searched: {total}"));
-            write_lines(&self.out, &lines);
             return;
         }
         // A `go` during a search replaces it, as the engine does: the old search stops and
@@ -340,6 +330,13 @@ impl<W: Write + Send + 'static> Session<W> {
             self.position.is_chess960(),
         ));
         if let Err(e) = self.engine.go(job, reporter) {
+            self.info_string(&e);
+        }
+    }
+
+    /// Runs a long command on the engine's thread, where `stop` reaches it.
+    fn run_task(&mut self, task: impl FnOnce(&Signals) + Send + 'static) {
+        if let Err(e) = self.engine.run_task(task) {
             self.info_string(&e);
         }
     }
