@@ -85,6 +85,8 @@ pub(crate) struct Worker<'a> {
     seldepth: usize,
     root_depth: i32,
     completed_depth: u32,
+    /// The first move of the last line 1 reported (null: none yet); the answer must agree.
+    reported: Move,
     /// Null-move verification: no null move below this ply while verifying.
     nmp_min_ply: usize,
     stopped: bool,
@@ -138,6 +140,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             root_depth: 0,
             completed_depth: 0,
+            reported: Move::NULL,
             nmp_min_ply: 0,
             stopped: false,
         }
@@ -246,12 +249,18 @@ impl<'a> Worker<'a> {
             }
             self.completed_depth = depth as u32;
             if self.is_main() {
-                self.report_lines(reporter, multipv, None);
+                self.report_lines(reporter, multipv, depth as u32, None);
                 if self.should_end_after_iteration() {
                     break;
                 }
             }
             depth += 1;
+        }
+        // An iteration cut short keeps a move that beat the last reported one (or that the
+        // re-sort after a failed aspiration put first): report that line again at the depth
+        // it was chosen, so that the last line before `bestmove` starts with the move played.
+        if self.is_main() && !self.reported.is_null() && self.root_moves[0].mv != self.reported {
+            self.report_lines(reporter, multipv, self.root_depth as u32, None);
         }
         self.publish_nodes();
     }
@@ -306,7 +315,7 @@ impl<'a> Worker<'a> {
                 && self.job.multipv == 1
                 && self.shared.signals.elapsed().as_millis() > 2_000
             {
-                self.report_lines(reporter, 1, Some((depth as u32, bound)));
+                self.report_lines(reporter, 1, depth as u32, Some(bound));
             }
             delta += delta / 2;
             if delta > 1_000 {
@@ -841,7 +850,13 @@ impl<'a> Worker<'a> {
 
     // ---- reporting ----
 
-    fn report_lines(&self, reporter: &dyn Reporter, lines: usize, bound: Option<(u32, Bound)>) {
+    fn report_lines(
+        &mut self,
+        reporter: &dyn Reporter,
+        lines: usize,
+        depth: u32,
+        bound: Option<Bound>,
+    ) {
         self.publish_nodes();
         let nodes = self.total_nodes();
         let elapsed = self.shared.signals.elapsed();
@@ -849,10 +864,6 @@ impl<'a> Worker<'a> {
         let nps = (nodes as u128 * 1000 / (elapsed.as_millis().max(1))) as u64;
         let hashfull = self.shared.tt.hashfull();
         for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
-            let (depth, b) = match bound {
-                Some((d, b)) => (d, Some(b)),
-                None => (self.completed_depth, None),
-            };
             let score = if rm.score == -INFINITY {
                 rm.prev_score
             } else {
@@ -861,12 +872,15 @@ impl<'a> Worker<'a> {
             if score == -INFINITY {
                 continue;
             }
+            if i == 0 {
+                self.reported = rm.mv;
+            }
             reporter.info(&Info::Pv(PvInfo {
                 depth,
                 seldepth: rm.seldepth.max(1) as u32,
                 multipv: i + 1,
                 score: Score::from_internal(score),
-                bound: b,
+                bound,
                 nodes,
                 nps,
                 hashfull,
