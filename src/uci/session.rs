@@ -7,7 +7,7 @@
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::core::{Move, Position, Square};
+use crate::core::{Move, Position};
 use crate::eval::Evaluator;
 use crate::rules::{answer, Game};
 use crate::search::{Engine, Job, Limits, Signals, BENCH_DEPTH};
@@ -37,15 +37,10 @@ pub const ENGINE_AUTHOR: &str = "the Ferrum developers";
 pub struct Session<W: Write + Send + 'static> {
     out: Arc<Mutex<W>>,
     /// The game `position` set up, with its moves: the rules apply them (one gate) and the
-    /// pipe commands (`legalmoves`, `play`, `undo`, `outcome`) act on it.
+    /// pipe commands (`legalmoves`, `play`, `undo`, `outcome`) act on it. The one record of the
+    /// game: the current position, the keys the search's repetition detection reads and the
+    /// book's en-passant square are all read from it when needed, never copied.
     game: Game,
-    /// The game's current position (what `go`, `d` and `eval` use).
-    position: Position,
-    /// Keys of the positions before the current one since the last irreversible move; the
-    /// search's repetition detection reads them.
-    history: Vec<u64>,
-    /// The square the last move's double pawn push skipped (the book's key needs it).
-    ep_target: Option<Square>,
     options: Options,
     engine: Engine,
     book: BookOptions,
@@ -59,9 +54,6 @@ impl<W: Write + Send + 'static> Session<W> {
         Session {
             out: Arc::new(Mutex::new(out)),
             game: Game::new(),
-            position: Position::startpos(),
-            history: Vec::new(),
-            ep_target: None,
             engine: Engine::new(options.hash_mb, options.threads),
             options,
             book: BookOptions::new(),
@@ -70,7 +62,7 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        &self.position
+        self.game.position()
     }
 
     /// The current option values.
@@ -148,12 +140,12 @@ impl<W: Write + Send + 'static> Session<W> {
                 return Flow::Quit;
             }
             Command::Display => {
-                let text = self.position.to_string();
+                let text = self.game.position().to_string();
                 let lines: Vec<String> = text.lines().map(str::to_string).collect();
                 write_lines(&self.out, &lines);
             }
             Command::Eval => {
-                let trace = Evaluator::new().trace(&self.position);
+                let trace = Evaluator::new().trace(self.game.position());
                 let lines: Vec<String> = trace.to_string().lines().map(str::to_string).collect();
                 write_lines(&self.out, &lines);
             }
@@ -169,7 +161,6 @@ impl<W: Write + Send + 'static> Session<W> {
             Command::Rules(rules) => {
                 if self.idle(rules.name()) {
                     let line = answer(&mut self.game, &rules);
-                    self.sync_position();
                     self.send(&line);
                 }
             }
@@ -232,7 +223,6 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.options.chess960 = on;
                 let on = on || self.game.is_chess960();
                 self.game.set_chess960(on);
-                self.sync_position();
             }
         }
     }
@@ -261,18 +251,15 @@ impl<W: Write + Send + 'static> Session<W> {
             }
         }
         self.game = game;
-        self.sync_position();
     }
 
-    /// Copies the game's current position, and the keys of the positions before it since the
-    /// last capture or pawn move (what the search's repetition detection reads).
-    fn sync_position(&mut self) {
-        self.position = self.game.position().clone();
+    /// Keys of the positions before the current one since the last capture or pawn move, oldest
+    /// first: what the search's repetition detection reads.
+    fn search_history(&self) -> Vec<u64> {
         let keys: Vec<u64> = self.game.keys().collect();
-        let before = keys.len() - 1;
-        let reversible = (self.position.halfmove_clock() as usize).min(before);
-        self.history = keys[before - reversible..before].to_vec();
-        self.ep_target = self.game.en_passant_target();
+        let before = keys.len().saturating_sub(1);
+        let reversible = (self.game.position().halfmove_clock() as usize).min(before);
+        keys[before - reversible..before].to_vec()
     }
 
     fn go(&mut self, go: GoParams) {
@@ -282,7 +269,7 @@ impl<W: Write + Send + 'static> Session<W> {
         if let Some(depth) = go.perft {
             if self.idle("go perft") {
                 let out = Arc::clone(&self.out);
-                let pos = self.position.clone();
+                let pos = self.game.position().clone();
                 self.run_task(move |signals| tasks::perft(&pos, depth, signals, &out));
             }
             return;
@@ -292,14 +279,14 @@ impl<W: Write + Send + 'static> Session<W> {
         self.engine.stop();
         self.engine.wait();
         if let Some(m) = self.book_move(&go) {
-            let text = m.to_uci(self.position.is_chess960());
+            let text = m.to_uci(self.game.position().is_chess960());
             self.info_string(&format!("book move {text}"));
             self.send(&format!("bestmove {text}"));
             return;
         }
         let mut searchmoves: Vec<Move> = Vec::new();
         for text in &go.searchmoves {
-            match self.position.parse_uci(text) {
+            match self.game.position().parse_uci(text) {
                 Ok(m) => searchmoves.push(m),
                 Err(e) => self.info_string(&format!("searchmoves: {e}; ignored")),
             }
@@ -319,15 +306,15 @@ impl<W: Write + Send + 'static> Session<W> {
             searchmoves,
         };
         let job = Job {
-            position: self.position.clone(),
-            history: self.history.clone(),
+            position: self.game.position().clone(),
+            history: self.search_history(),
             limits,
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
         };
         let reporter = Arc::new(UciReporter::new(
             Arc::clone(&self.out),
-            self.position.is_chess960(),
+            self.game.position().is_chess960(),
         ));
         if let Err(e) = self.engine.go(job, reporter) {
             self.info_string(&e);
@@ -350,12 +337,13 @@ impl<W: Write + Send + 'static> Session<W> {
         let allowed: Vec<_> = go
             .searchmoves
             .iter()
-            .filter_map(|t| self.position.parse_uci(t).ok())
+            .filter_map(|t| self.game.position().parse_uci(t).ok())
             .collect();
         if !go.searchmoves.is_empty() && allowed.is_empty() {
             return None;
         }
-        self.book.pick(&self.position, self.ep_target, &allowed)
+        let ep = self.game.en_passant_target();
+        self.book.pick(self.game.position(), ep, &allowed)
     }
 
     fn info_string(&mut self, text: &str) {
@@ -642,7 +630,7 @@ mod tests {
     fn position_keeps_the_keys_since_the_last_irreversible_move() {
         let mut s = Session::new(Shared::default());
         s.handle_line("position startpos moves g1f3 g8f6 e2e4 b8c6 f3g1 c6b8");
-        assert_eq!(s.history.len(), 3); // the positions before ...Nc6, Ng1 and ...Nb8
+        assert_eq!(s.search_history().len(), 3); // the positions before ...Nc6, Ng1 and ...Nb8
         let mut replay = Position::startpos();
         let mut keys = Vec::new();
         for m in ["g1f3", "g8f6", "e2e4", "b8c6", "f3g1", "c6b8"] {
@@ -650,10 +638,10 @@ mod tests {
             let m = replay.parse_uci(m).unwrap();
             replay.make(m);
         }
-        assert_eq!(s.history, keys[3..]);
+        assert_eq!(s.search_history(), keys[3..]);
         s.handle_line("play Nf3");
-        assert_eq!(s.history.len(), 4);
-        assert_eq!(s.history[3], replay.key());
+        assert_eq!(s.search_history().len(), 4);
+        assert_eq!(s.search_history()[3], replay.key());
     }
 
     /// Writes a book holding only `uci` in `pos` to a temporary file named after `tag`.
