@@ -152,6 +152,9 @@ struct Helper {
 
 /// The lead thread's state: its tables, its helpers, and where they say they are done.
 struct Lead {
+    /// Threads asked for, the lead included: worker ids run below it even when a helper
+    /// could not be started.
+    threads: usize,
     heur: Heuristics,
     helpers: Vec<Helper>,
     done: Receiver<()>,
@@ -159,11 +162,13 @@ struct Lead {
 
 impl Lead {
     fn new(threads: usize) -> Lead {
+        let threads = threads.max(1);
         let (done_tx, done) = channel();
-        let helpers = (1..threads.max(1))
+        let helpers = (1..threads)
             .filter_map(|id| spawn_helper(id, done_tx.clone()))
             .collect();
         Lead {
+            threads,
             heur: Heuristics::new(MAX_PLY),
             helpers,
             done,
@@ -204,9 +209,7 @@ impl Lead {
         tt.new_search();
         let budget = Budget::new(&job.limits, job.position.side_to_move(), job.move_overhead);
         let ctx = Arc::new(SearchContext {
-            counters: (0..=self.helpers.len())
-                .map(|_| AtomicU64::new(0))
-                .collect(),
+            counters: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
             job,
             tt,
             signals,
