@@ -317,7 +317,13 @@ impl<W: Write + Send + 'static> Session<W> {
             self.game.position().is_chess960(),
         ));
         if let Err(e) = self.engine.go(job, reporter) {
-            self.info_string(&e);
+            // No search (no memory for the table, no thread), but the GUI still waits for an
+            // answer: any legal move beats a lost game on time.
+            self.info_string(&format!("{e}; playing the first legal move"));
+            let pos = self.game.position();
+            let first = pos.legal_moves().iter().next().copied();
+            let text = first.map_or("0000".to_string(), |m| m.to_uci(pos.is_chess960()));
+            self.send(&format!("bestmove {text}"));
         }
     }
 
