@@ -18,6 +18,8 @@ pub struct Engine {
     signals: Arc<Signals>,
     pool: Option<Pool>,
     busy: Arc<Busy>,
+    /// The last order was a task (`go perft`, `bench`), not a search.
+    task: bool,
 }
 
 impl Default for Engine {
@@ -37,6 +39,7 @@ impl Engine {
             signals: Arc::new(Signals::new()),
             pool: None,
             busy: Arc::new(Busy::default()),
+            task: false,
         }
     }
 
@@ -104,6 +107,7 @@ impl Engine {
         };
         // Prepared here, before the order is sent, so that a `stop` right after `go` is kept.
         self.signals.prepare(job.limits.ponder);
+        self.task = false;
         let order = Order::Search {
             job: Box::new(job),
             tt,
@@ -121,6 +125,7 @@ impl Engine {
         self.stop();
         self.wait();
         self.signals.prepare(false);
+        self.task = true;
         let signals = Arc::clone(&self.signals);
         self.send(Order::Run(Box::new(move || task(&signals))))
     }
@@ -143,9 +148,11 @@ impl Engine {
         self.signals.ponderhit();
     }
 
-    /// True once the running (or last) search was told to stop.
+    /// True once the running (or last) search was told to stop, or the running task cancelled.
     pub fn stopping(&self) -> bool {
-        self.signals.stopped()
+        // A bench sets and clears the stop flag around each of its searches: only a cancel
+        // means it is ending.
+        self.signals.cancelled() || (!self.task && self.signals.stopped())
     }
 
     /// True from `go` until the search has written its answer.
