@@ -263,6 +263,13 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn go(&mut self, go: GoParams) {
+        // A `go` during a search replaces it, as the engine does (a `go perft` only replaces
+        // one told to stop): the old search stops and answers first, so its `bestmove` comes
+        // before anything about this `go`, and the book is consulted on a quiet engine.
+        if go.perft.is_none() || self.engine.stopping() {
+            self.engine.stop();
+            self.engine.wait();
+        }
         for note in &go.notes {
             self.info_string(note);
         }
@@ -274,10 +281,6 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             return;
         }
-        // A `go` during a search replaces it, as the engine does: the old search stops and
-        // answers first, so the book is consulted on a quiet engine.
-        self.engine.stop();
-        self.engine.wait();
         if let Some(m) = self.book_move(&go) {
             let text = m.to_uci(self.game.position().is_chess960());
             self.info_string(&format!("book move {text}"));
