@@ -539,6 +539,21 @@ mod tests {
     }
 
     #[test]
+    fn a_perft_too_deep_to_finish_is_capped_and_stops() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.handle_line("go perft 4000000000");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        s.handle_line("stop");
+        s.wait_for_search();
+        let lines = out.lines();
+        assert_eq!(lines[0], "info string perft depth 4000000000 capped at 128");
+        assert!(lines
+            .last()
+            .is_some_and(|l| l.starts_with("info string perft stopped: ")));
+    }
+
+    #[test]
     fn bad_input_keeps_a_valid_state() {
         let (out, pos) = run(&[
             "position startpos moves e2e4",

@@ -6,14 +6,23 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use crate::core::Position;
-use crate::search::{bench_with, Signals, BENCH_FENS};
+use crate::search::{bench_with, Signals, BENCH_FENS, MAX_PLY};
 
 use super::report::write_lines;
+
+/// The deepest `go perft`: the count recurses once per ply on the search thread's stack, and
+/// a depth this large would not end in any case (only `stop` ends it).
+const MAX_PERFT_DEPTH: u32 = MAX_PLY as u32;
 
 /// `go perft depth`: one `move: count` line per root move as each is counted, then a blank line
 /// and `Nodes searched: N`. Once cancelled it stops within a few milliseconds and, instead of a
 /// total it does not have, writes `info string perft stopped: …`.
 pub(crate) fn perft<W: Write>(pos: &Position, depth: u32, signals: &Signals, out: &Mutex<W>) {
+    if depth > MAX_PERFT_DEPTH {
+        let note = format!("info string perft depth {depth} capped at {MAX_PERFT_DEPTH}");
+        write_lines(out, &[note]);
+    }
+    let depth = depth.min(MAX_PERFT_DEPTH);
     if depth == 0 {
         write_lines(out, &[String::new(), "Nodes searched: 1".to_string()]);
         return;
