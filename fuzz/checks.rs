@@ -7,7 +7,7 @@
 use ferrum::book::{Book, BookPosition};
 use ferrum::core::Position;
 use ferrum::rules::{read_pgn, Game, PgnStream};
-use ferrum::uci::{parse, Session};
+use ferrum::uci::{parse, Command, Session};
 
 /// FEN text: parsing never panics; a parsed position writes a FEN that parses back to the same
 /// position; every legal move makes and unmakes cleanly with exact keys.
@@ -47,22 +47,30 @@ impl std::io::Write for SharedOut {
     }
 }
 
-/// UCI input: parsing never panics, and a session fed the lines still answers `isready`.
+/// True when `line` is a `go` that must be answered by one `bestmove` (every `go` but a
+/// well-formed `go perft N`, which counts instead).
+fn wants_bestmove(line: &str) -> bool {
+    matches!(parse(line), Ok(Command::Go(go)) if go.perft.is_none())
+}
+
+/// UCI input: parsing never panics; every `go` line, however malformed, gets exactly one
+/// `bestmove` (each is stopped at once, as are `go perft` and `bench`, which must stop too);
+/// and the session still answers `isready`.
 pub fn check_uci_lines(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = parse(&text);
     let out = SharedOut::default();
+    let mut gos = 0;
     {
         let mut session = Session::new(out.clone());
         for line in text.lines().take(8) {
-            // Deep perft or long searches from fuzzed input would only measure patience.
-            if line.contains("perft")
-                || line.contains("bench")
-                || line.trim_start().starts_with("go")
-            {
-                continue;
-            }
             session.handle_line(line);
+            let first = line.split_whitespace().next();
+            if matches!(first, Some("go" | "bench")) {
+                gos += usize::from(wants_bestmove(line));
+                session.handle_line("stop");
+                session.wait_for_search();
+            }
         }
         session.handle_line("isready");
     }
@@ -72,6 +80,8 @@ pub fn check_uci_lines(data: &[u8]) {
         reply.trim_end().ends_with("readyok"),
         "no readyok after {text:?}: {reply}"
     );
+    let answers = reply.lines().filter(|l| l.starts_with("bestmove ")).count();
+    assert_eq!(answers, gos, "one bestmove per go after {text:?}: {reply}");
 }
 
 /// PGN text: reading never panics; every game read exports to PGN that reads back to the same
@@ -198,6 +208,40 @@ const MOVE_WORDS: [&str; 16] = [
     "0000", "e9e4", "Qxf7#", "h1h8",
 ];
 
+/// Words for the malformed `go` lines of the `uci_session` target: keywords (perft among
+/// them, which a bad value turns into a search) and values, good and bad, in any order.
+const GO_WORDS: [&str; 16] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "perft",
+    "infinite",
+    "searchmoves",
+    "mate",
+    "x",
+    "1e3",
+    "-7",
+    "2.5",
+    "99999999999",
+    "foo",
+    "e2e4",
+    "nan",
+];
+
+/// A `go` line of two to four words from [`GO_WORDS`], chosen by `arg`.
+fn malformed_go(arg: usize) -> String {
+    let words = 2 + arg % 3;
+    let mut line = "go".to_string();
+    let mut rest = arg;
+    for _ in 0..words {
+        line.push(' ');
+        line.push_str(GO_WORDS[rest % GO_WORDS.len()]);
+        rest = rest / GO_WORDS.len() + 7;
+    }
+    line
+}
+
 /// The positions the `uci_session` target starts from.
 const SESSION_STARTS: [&str; 5] = [
     "position startpos",
@@ -208,9 +252,9 @@ const SESSION_STARTS: [&str; 5] = [
 ];
 
 /// The whole UCI loop fed a command sequence chosen by the input bytes (positions, short
-/// searches, stop, options, the rules pipe, interleaved without waiting): every `bestmove` is
-/// legal in the position its `go` searched (or `0000` when there was no legal move), and the
-/// loop still answers `isready` at the end.
+/// searches, malformed `go` lines, stop, options, the rules pipe, interleaved without waiting):
+/// every `go` but a `go perft` gets exactly one `bestmove`, legal in the position it searched
+/// (or `0000` when there was no legal move), and the loop still answers `isready` at the end.
 pub fn check_uci_session(data: &[u8]) {
     let out = SharedOut::default();
     let mut session = Session::new(out.clone());
@@ -222,6 +266,8 @@ pub fn check_uci_session(data: &[u8]) {
     while let Some(op) = next() {
         let arg = next().unwrap_or(0) as usize;
         let line = match op % 16 {
+            // The top eighth of the op bytes: a malformed `go`.
+            _ if op >= 0xe0 => malformed_go(arg * 32 + usize::from(op - 0xe0)),
             0 => SESSION_STARTS[arg % SESSION_STARTS.len()].to_string(),
             1 => format!(
                 "{} moves {} {}",
@@ -250,7 +296,7 @@ pub fn check_uci_session(data: &[u8]) {
             ][arg % 4]
                 .to_string(),
         };
-        if line.starts_with("go") {
+        if wants_bestmove(&line) {
             searched.push(session.position().clone());
         }
         session.handle_line(&line);

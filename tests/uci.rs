@@ -41,6 +41,12 @@ impl Engine {
         self.stdin.flush().expect("flush");
     }
 
+    /// Sends `line` and returns when it was sent.
+    fn send_timed(&mut self, line: &str) -> Instant {
+        self.send(line);
+        Instant::now()
+    }
+
     /// Lines until one starts with `prefix` (returned last), or `None` after `timeout`.
     fn until(&self, prefix: &str, timeout: Duration) -> Option<Vec<String>> {
         let end = Instant::now() + timeout;
@@ -164,4 +170,190 @@ fn bench_command_line_ends_with_nodes_and_nps() {
             .and_then(|l| l.split_whitespace().next()),
         Some(w[0])
     );
+}
+
+/// The position a table row starts from, as a `position` command and as a position.
+fn setup(fen: Option<&str>) -> (String, ferrum::core::Position) {
+    match fen {
+        None => (
+            "position startpos".into(),
+            ferrum::core::Position::startpos(),
+        ),
+        Some(f) => (
+            format!("position fen {f}"),
+            ferrum::core::Position::from_fen(f).expect("test FEN"),
+        ),
+    }
+}
+
+/// Sends `go` (and `stop` after 150 ms unless `ends_by_itself`), then `isready`; returns every
+/// line up to `readyok`, which comes after the search's `bestmove` (a second `bestmove` would
+/// be among them).
+fn go_and_settle(e: &mut Engine, go: &str, ends_by_itself: bool) -> Vec<String> {
+    e.send(go);
+    if !ends_by_itself {
+        std::thread::sleep(Duration::from_millis(150));
+        e.send("stop");
+    }
+    let mut lines = e
+        .until("bestmove", Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("{go}: no bestmove"));
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("isready");
+    lines.extend(e.until("readyok", Duration::from_secs(5)).expect("readyok"));
+    lines
+}
+
+#[test]
+fn every_go_gets_one_legal_bestmove_whatever_else_is_on_the_line() {
+    const BLACK: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2";
+    // (FEN or start position, go line, ends without stop, a note it must send)
+    let table: [(Option<&str>, &str, bool, &str); 17] = [
+        (None, "go depth x", false, "depth needs a number, found 'x'"),
+        (None, "go nodes 1e6", true, "nodes '1e6' read as 1000000"),
+        (
+            None,
+            "go wtime 10000 foo 3",
+            true,
+            "unknown parameter 'foo'",
+        ),
+        (None, "go depth", false, "depth needs a value"),
+        (
+            None,
+            "go movetime 100 sideways",
+            true,
+            "unknown parameter 'sideways'",
+        ),
+        (None, "go depth -3", true, "depth '-3' read as 0"),
+        (None, "go perft", false, "perft needs a value"),
+        (None, "go perft x depth 2", true, "perft needs a number"),
+        (None, "go searchmoves e2e4 zz9 depth 3", true, "zz9"),
+        (None, "go wtime -5 btime abc", true, "btime needs a number"),
+        (
+            None,
+            "go infinite depth 2 x",
+            false,
+            "unknown parameter 'x'",
+        ),
+        (None, "go depth 99999999999", false, "read as 4294967295"),
+        (
+            None,
+            "go movestogo 0 wtime 500 btime 500 bogus",
+            true,
+            "'bogus'",
+        ),
+        (
+            Some(BLACK),
+            "go btime 300 wtime x",
+            true,
+            "wtime needs a number",
+        ),
+        (
+            Some(BLACK),
+            "go mate x nodes 5000",
+            true,
+            "mate needs a number",
+        ),
+        (
+            Some(BLACK),
+            "go ponder depth two",
+            false,
+            "depth needs a number",
+        ),
+        (
+            Some(BLACK),
+            "go 5 movetime 50",
+            true,
+            "unknown parameter '5'",
+        ),
+    ];
+    let mut e = Engine::start();
+    for (fen, go, ends, note) in table {
+        let (command, pos) = setup(fen);
+        e.send(&command);
+        let lines = go_and_settle(&mut e, go, ends);
+        let best: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("bestmove "))
+            .collect();
+        assert_eq!(best.len(), 1, "{go}: {lines:?}");
+        let mv = best[0].split_whitespace().next().unwrap_or("");
+        assert!(pos.parse_uci(mv).is_ok(), "{go}: illegal bestmove {mv}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string ") && l.contains(note)),
+            "{go}: no note '{note}': {lines:?}"
+        );
+        if go.contains("searchmoves e2e4") {
+            assert_eq!(mv, "e2e4");
+        }
+    }
+}
+
+/// How long `isready`, `stop` and `quit` may take during `go perft` and `bench` (they are
+/// answered within a few milliseconds on an idle machine; the bound leaves room for a busy one).
+const TASK_BOUND: Duration = Duration::from_millis(500);
+
+/// Starts `command` (a long `go perft` or `bench`) and checks that `isready` and `stop` are
+/// answered within [`TASK_BOUND`] while it runs, `stop` with `stopped_line`; returns the
+/// latencies for the record.
+fn stop_during(command: &str, stopped_line: &str) -> (Duration, Duration) {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send(command);
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = e.send_timed("isready");
+    let lines = e.until("readyok", Duration::from_secs(5)).expect("readyok");
+    let ready = asked.elapsed();
+    assert!(ready < TASK_BOUND, "{command}: readyok after {ready:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with(stopped_line)),
+        "{lines:?}"
+    );
+    let asked = e.send_timed("stop");
+    let lines = e
+        .until(stopped_line, Duration::from_secs(5))
+        .expect(stopped_line);
+    let stopped = asked.elapsed();
+    assert!(stopped < TASK_BOUND, "{command}: stopped after {stopped:?}");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("Nodes searched") || l.ends_with(" nps")),
+        "a stopped task gives no total: {lines:?}"
+    );
+    // Still answering, and back to normal: a search after it.
+    e.send("go depth 2");
+    e.until("bestmove", Duration::from_secs(5))
+        .expect("bestmove");
+    (ready, stopped)
+}
+
+/// Starts `command`, sends `quit` while it runs, and checks the process exits within
+/// [`TASK_BOUND`].
+fn quit_during(command: &str) -> Duration {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send(command);
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = e.send_timed("quit");
+    while asked.elapsed() < Duration::from_secs(5) {
+        if let Ok(Some(status)) = e.child.try_wait() {
+            assert!(status.success());
+            let took = asked.elapsed();
+            assert!(took < TASK_BOUND, "{command}: exit after {took:?}");
+            return took;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("{command}: no exit after quit");
+}
+
+#[test]
+fn stop_isready_and_quit_reach_go_perft_and_bench() {
+    let perft = stop_during("go perft 7", "info string perft stopped");
+    let bench = stop_during("bench 20", "info string bench stopped");
+    let quit = (quit_during("go perft 7"), quit_during("bench 20"));
+    eprintln!("perft (isready, stop) {perft:?}, bench {bench:?}, quit (perft, bench) {quit:?}");
 }

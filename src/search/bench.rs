@@ -37,6 +37,8 @@ pub struct BenchResult {
     pub nodes: u64,
     /// Time taken.
     pub elapsed: Duration,
+    /// Positions searched to the end: all of [`BENCH_FENS`] unless the run was cancelled.
+    pub positions: usize,
 }
 
 impl BenchResult {
@@ -49,12 +51,19 @@ impl BenchResult {
 /// Searches every bench position to `depth` with one thread and a 16 MB table cleared between
 /// positions.
 pub fn bench(depth: u32) -> BenchResult {
+    bench_with(depth, &Signals::new())
+}
+
+/// [`bench`], ended early by [`Signals::cancel`] (within a few milliseconds: the search looks
+/// at the signals every 1,024 nodes); `positions` then says how far it got.
+pub fn bench_with(depth: u32, signals: &Signals) -> BenchResult {
     let tt = match TranspositionTable::with_mb(16) {
         Ok(tt) => tt,
         Err(_) => TranspositionTable::empty(),
     };
     let start = Instant::now();
     let mut nodes = 0;
+    let mut positions = 0;
     for fen in BENCH_FENS {
         let Ok(pos) = Position::from_fen(fen) else {
             continue;
@@ -67,11 +76,17 @@ pub fn bench(depth: u32) -> BenchResult {
                 ..Limits::default()
             },
         );
-        nodes += run(&job, &tt, &Signals::new(), 1, &SilentReporter).nodes;
+        signals.prepare_next();
+        nodes += run(&job, &tt, signals, 1, &SilentReporter).nodes;
+        if signals.cancelled() {
+            break;
+        }
+        positions += 1;
     }
     BenchResult {
         nodes,
         elapsed: start.elapsed(),
+        positions,
     }
 }
 
@@ -88,5 +103,21 @@ mod tests {
         let b = bench(5);
         assert!(a.nodes > 1_000);
         assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.positions, BENCH_FENS.len());
+    }
+
+    #[test]
+    fn a_cancelled_bench_ends_within_the_position_it_was_in() {
+        let signals = Signals::new();
+        let started = Instant::now();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(100));
+                signals.cancel();
+            });
+            let r = bench_with(40, &signals);
+            assert_eq!(r.positions, 0, "depth 40 never finishes a position");
+        });
+        assert!(started.elapsed() < Duration::from_secs(5));
     }
 }

@@ -1,22 +1,25 @@
-//! Runs searches on a thread of their own, so the caller (the UCI input loop) stays free to
-//! answer `isready`, `stop`, `ponderhit` and `quit` at once.
+//! Runs searches on threads of their own (a pool kept across searches), so the caller (the UCI
+//! input loop) stays free to answer `isready`, `stop`, `ponderhit` and `quit` at once.
 
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
-use super::{run, Job, Reporter, Signals, TranspositionTable};
+use super::pool::{Busy, Order, Pool};
+use super::{Job, Reporter, Signals, TranspositionTable};
 
 /// Stack for search threads: the recursion keeps a move list per ply.
 pub(crate) const SEARCH_STACK_BYTES: usize = 16 << 20;
 
-/// The search as a service: the hash table (allocated on demand), the thread count, and the
-/// running search if any.
+/// The search as a service: the hash table and the search threads (both made on demand), and
+/// whether they are busy.
 pub struct Engine {
     hash_mb: usize,
     threads: usize,
     tt: Option<Arc<TranspositionTable>>,
     signals: Arc<Signals>,
-    handle: Option<JoinHandle<()>>,
+    pool: Option<Pool>,
+    busy: Arc<Busy>,
+    /// The last order was a task (`go perft`, `bench`), not a search.
+    task: bool,
 }
 
 impl Default for Engine {
@@ -34,7 +37,9 @@ impl Engine {
             threads: threads.max(1),
             tt: None,
             signals: Arc::new(Signals::new()),
-            handle: None,
+            pool: None,
+            busy: Arc::new(Busy::default()),
+            task: false,
         }
     }
 
@@ -57,9 +62,21 @@ impl Engine {
         self.tt.is_some()
     }
 
-    /// Sets the number of search threads for the next search.
-    pub fn set_threads(&mut self, n: usize) {
+    /// Sets the number of search threads and starts them (the old ones end first). Waits for a
+    /// running search.
+    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+        self.wait();
+        self.pool = None;
         self.threads = n.max(1);
+        self.ensure_pool()
+    }
+
+    /// Starts the search threads if they are not running yet.
+    pub fn ensure_pool(&mut self) -> Result<(), String> {
+        if self.pool.is_none() {
+            self.pool = Some(Pool::start(self.threads, Arc::clone(&self.busy))?);
+        }
+        Ok(())
     }
 
     /// Empties the hash table (`Clear Hash`, `ucinewgame`). Waits for a running search.
@@ -78,8 +95,8 @@ impl Engine {
         Ok(())
     }
 
-    /// Starts a search on its own thread; the result goes to `reporter.best_move`. A search still
-    /// running is stopped first.
+    /// Starts a search on the search threads; the result goes to `reporter.best_move`. A search
+    /// still running is stopped first.
     pub fn go(&mut self, job: Job, reporter: Arc<dyn Reporter>) -> Result<(), String> {
         self.stop();
         self.wait();
@@ -88,25 +105,42 @@ impl Engine {
             Some(tt) => Arc::clone(tt),
             None => return Err("no hash table".to_string()),
         };
-        // Prepared here, before the thread exists, so that a `stop` right after `go` is kept.
+        // Prepared here, before the order is sent, so that a `stop` right after `go` is kept.
         self.signals.prepare(job.limits.ponder);
-        let signals = Arc::clone(&self.signals);
-        let threads = self.threads;
-        let handle = std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let result = run(&job, &tt, &signals, threads, reporter.as_ref());
-                reporter.best_move(&result);
-            })
-            .map_err(|e| format!("cannot start the search thread: {e}"))?;
-        self.handle = Some(handle);
-        Ok(())
+        self.task = false;
+        let order = Order::Search {
+            job: Box::new(job),
+            tt,
+            signals: Arc::clone(&self.signals),
+            reporter,
+        };
+        self.send(order)
     }
 
-    /// Asks a running search to stop (it still reports its best move).
+    /// Runs `task` on the lead search thread, where [`Engine::stop`] reaches it through the
+    /// signals it is given (it should look at [`Signals::cancelled`] often) and where it keeps
+    /// the caller free to answer. The engine is busy until it returns. A search still running
+    /// is stopped first.
+    pub fn run_task(&mut self, task: impl FnOnce(&Signals) + Send + 'static) -> Result<(), String> {
+        self.stop();
+        self.wait();
+        self.signals.prepare(false);
+        self.task = true;
+        let signals = Arc::clone(&self.signals);
+        self.send(Order::Run(Box::new(move || task(&signals))))
+    }
+
+    fn send(&mut self, order: Order) -> Result<(), String> {
+        self.ensure_pool()?;
+        match &self.pool {
+            Some(pool) => pool.send(order),
+            None => Err("no search thread".to_string()),
+        }
+    }
+
+    /// Asks a running search to stop (it still reports its best move), or a task to end.
     pub fn stop(&self) {
-        self.signals.stop();
+        self.signals.cancel();
     }
 
     /// The pondered move was played: the search continues on the clock.
@@ -114,21 +148,21 @@ impl Engine {
         self.signals.ponderhit();
     }
 
-    /// True once the running (or last) search was told to stop.
+    /// True once the running (or last) search was told to stop, or the running task cancelled.
     pub fn stopping(&self) -> bool {
-        self.signals.stopped()
+        // A bench sets and clears the stop flag around each of its searches: only a cancel
+        // means it is ending.
+        self.signals.cancelled() || (!self.task && self.signals.stopped())
     }
 
-    /// True while a search thread is running.
+    /// True from `go` until the search has written its answer.
     pub fn searching(&self) -> bool {
-        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+        self.busy.is_busy()
     }
 
     /// Blocks until the running search (if any) has finished and reported.
     pub fn wait(&mut self) {
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
+        self.busy.wait_idle();
     }
 }
 
@@ -136,5 +170,57 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+        // Dropping the pool ends and joins its threads.
+        self.pool = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::thread::ThreadId;
+
+    use super::*;
+    use crate::core::Position;
+    use crate::search::{Info, Limits, SearchResult};
+
+    /// Records the thread each answer came from.
+    #[derive(Default)]
+    struct Threads(Mutex<Vec<ThreadId>>);
+
+    impl Reporter for Threads {
+        fn info(&self, _: &Info) {}
+        fn best_move(&self, _: &SearchResult) {
+            if let Ok(mut v) = self.0.lock() {
+                v.push(std::thread::current().id());
+            }
+        }
+    }
+
+    fn go(engine: &mut Engine, reporter: &Arc<Threads>) {
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let job = Job::new(Position::startpos(), limits);
+        let r: Arc<dyn Reporter> = Arc::clone(reporter) as Arc<dyn Reporter>;
+        engine.go(job, r).expect("go");
+        engine.wait();
+    }
+
+    #[test]
+    fn searches_run_on_threads_kept_until_the_thread_count_changes() {
+        let mut engine = Engine::new(1, 2);
+        let seen = Arc::new(Threads::default());
+        for _ in 0..3 {
+            go(&mut engine, &seen);
+        }
+        engine.set_threads(2).expect("threads");
+        go(&mut engine, &seen);
+        let ids = seen.0.lock().expect("lock").clone();
+        assert_eq!(ids.len(), 4);
+        assert!(ids[..3].iter().all(|&id| id == ids[0]), "{ids:?}");
+        assert_ne!(ids[3], ids[0], "set_threads starts new threads");
+        assert!(!engine.searching());
     }
 }

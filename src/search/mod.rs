@@ -18,6 +18,7 @@
 mod bench;
 mod engine;
 mod ordering;
+mod pool;
 mod see;
 mod time;
 mod tt;
@@ -30,13 +31,14 @@ use std::time::{Duration, Instant};
 use crate::core::{Move, Position};
 use crate::eval::nnue::Network;
 
-pub use bench::{bench, BenchResult, BENCH_DEPTH, BENCH_FENS};
+pub use bench::{bench, bench_with, BenchResult, BENCH_DEPTH, BENCH_FENS};
 pub use engine::Engine;
 pub(crate) use engine::SEARCH_STACK_BYTES;
 pub use see::see_ge;
 pub use time::Budget;
 pub use tt::{Bound, Entry, TranspositionTable};
 
+use ordering::Heuristics;
 use worker::Worker;
 
 /// The deepest ply the search reaches.
@@ -219,6 +221,9 @@ pub struct SearchResult {
 #[derive(Debug)]
 pub struct Signals {
     stop: AtomicBool,
+    /// The caller's `stop` ([`Signals::cancel`]): it ends a task of several searches (bench)
+    /// too, where `stop` only ends the current search.
+    cancelled: AtomicBool,
     pondering: AtomicBool,
     /// Milliseconds after the start at which `ponderhit` came (u64::MAX: not yet).
     ponderhit_ms: AtomicU64,
@@ -236,6 +241,7 @@ impl Signals {
     pub fn new() -> Signals {
         Signals {
             stop: AtomicBool::new(false),
+            cancelled: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             ponderhit_ms: AtomicU64::new(u64::MAX),
             start: std::sync::Mutex::new(Instant::now()),
@@ -245,6 +251,17 @@ impl Signals {
     /// Asks the search to stop as soon as it can.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Stops the search and the task it belongs to (every later search of a bench).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        self.stop();
+    }
+
+    /// True once [`Signals::cancel`] was called for the current task.
+    pub fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
     }
 
     /// True once a stop was asked for.
@@ -268,6 +285,22 @@ impl Signals {
     /// before handing the signals to [`run`], on the thread that may call [`Signals::stop`], so
     /// that a `stop` sent right after `go` cannot be lost.
     pub fn prepare(&self, ponder: bool) {
+        self.cancelled.store(false, Ordering::SeqCst);
+        self.restart(ponder);
+    }
+
+    /// Resets the signals for the next search of the same task (bench's next position): as
+    /// [`Signals::prepare`], but a cancelled task stays cancelled. Safe against a `cancel` at
+    /// any moment: one that comes before the check below is seen by it, one after it stops the
+    /// search itself.
+    pub fn prepare_next(&self) {
+        self.restart(false);
+        if self.cancelled() {
+            self.stop();
+        }
+    }
+
+    fn restart(&self, ponder: bool) {
         if let Ok(mut s) = self.start.lock() {
             *s = Instant::now();
         }
@@ -319,23 +352,36 @@ pub fn run(
                 .name(format!("helper {id}"))
                 .stack_size(engine::SEARCH_STACK_BYTES)
                 .spawn_scoped(s, move || {
-                    let mut w = Worker::new(id, job, shared);
-                    w.iterate(&SilentReporter);
+                    let mut heur = Heuristics::new(MAX_PLY);
+                    Worker::new(id, job, shared, &mut heur).iterate(&SilentReporter);
                 });
         }
-        let mut main = Worker::new(0, job, &shared);
-        main.iterate(reporter);
-        // An infinite or pondering search must not answer before it is told to.
-        while (job.limits.infinite || signals.pondering()) && !signals.stopped() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        signals.stop();
-        main.result()
+        lead(job, &shared, &mut Heuristics::new(MAX_PLY), reporter)
     });
     SearchResult {
         nodes: counters.iter().map(|c| c.load(Ordering::Relaxed)).sum(),
         ..result
     }
+}
+
+/// The main worker's part of a search, on the thread that reports: iterative deepening, then
+/// holding the answer while the search is infinite or pondering, then stopping the helpers.
+/// The result's node count is the main worker's alone.
+fn lead(
+    job: &Job,
+    shared: &worker::Shared<'_>,
+    heur: &mut Heuristics,
+    reporter: &dyn Reporter,
+) -> SearchResult {
+    let signals = shared.signals;
+    let mut main = Worker::new(0, job, shared, heur);
+    main.iterate(reporter);
+    // An infinite or pondering search must not answer before it is told to.
+    while (job.limits.infinite || signals.pondering()) && !signals.stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    signals.stop();
+    main.result()
 }
 
 #[cfg(test)]

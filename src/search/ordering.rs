@@ -78,6 +78,16 @@ impl Heuristics {
         }
     }
 
+    /// Forgets everything learnt: the tables as [`Heuristics::new`] made them.
+    pub fn clear(&mut self) {
+        for side in self.history.iter_mut() {
+            side.iter_mut().for_each(|row| row.fill(0));
+        }
+        self.cont.iter_mut().for_each(|row| row.fill(0));
+        self.counter.fill(Move::NULL);
+        self.killers.fill([Move::NULL; 2]);
+    }
+
     /// The history score of a quiet move for `side`.
     #[inline]
     pub fn history(&self, side: Color, m: Move) -> i32 {

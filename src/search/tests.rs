@@ -1,6 +1,6 @@
 //! Behaviour of the whole search: mates, draws, limits, MultiPV, searchmoves, threads, stop.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::*;
 
@@ -278,4 +278,77 @@ fn extreme_limits_neither_overflow_nor_hang() {
         let r = search(&Job::new(pos.clone(), limits.clone()), 1);
         assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{limits:?}");
     }
+}
+
+/// What a search said, in order: the first move of each multipv-1 line, then the answer.
+#[derive(Default)]
+struct Transcript(Mutex<Vec<(bool, Option<Move>)>>);
+
+impl Reporter for Transcript {
+    fn info(&self, info: &Info) {
+        if let (Info::Pv(p), Ok(mut v)) = (info, self.0.lock()) {
+            if p.multipv == 1 {
+                v.push((false, p.pv.first().copied()));
+            }
+        }
+    }
+    fn best_move(&self, result: &SearchResult) {
+        if let Ok(mut v) = self.0.lock() {
+            v.push((true, result.best));
+        }
+    }
+}
+
+/// A small deterministic generator, so a failure names the stop times that caused it.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn the_last_pv_before_bestmove_starts_with_the_move_played_wherever_the_stop_falls() {
+    let positions = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "1r4k1/5pp1/p3p2p/8/3Q4/1P2q3/P4PPP/5RK1 b - - 0 28",
+    ];
+    let mut engine = Engine::new(8, 1);
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut checked = 0;
+    for round in 0..240 {
+        if round == 120 {
+            engine.set_threads(2).expect("threads");
+        }
+        let pos = fen(positions[round % positions.len()]);
+        let said = Arc::new(Transcript::default());
+        let job = Job::new(
+            pos,
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+        );
+        engine
+            .go(job, Arc::clone(&said) as Arc<dyn Reporter>)
+            .expect("go");
+        let wait_us = xorshift(&mut seed) % 60_000;
+        std::thread::sleep(Duration::from_micros(wait_us));
+        engine.stop();
+        engine.wait();
+        let said = said.0.lock().expect("lock").clone();
+        let Some((true, best)) = said.last().copied() else {
+            panic!("round {round}: no answer last: {said:?}");
+        };
+        // With no line reported at all (stopped inside the first iteration), nothing can
+        // disagree.
+        if let Some(&(_, pv)) = said.iter().rev().nth(1) {
+            assert_eq!(pv, best, "round {round}, stop after {wait_us} µs: {said:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 150, "only {checked} searches reported a line");
 }

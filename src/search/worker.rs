@@ -74,7 +74,9 @@ pub(crate) struct Worker<'a> {
     /// Keys of the game's and the current line's earlier positions, oldest first.
     keys: Vec<u64>,
     root_moves: Vec<RootMove>,
-    heur: Heuristics,
+    /// The thread's move-ordering tables: borrowed, so that a thread that outlives the search
+    /// (the engine's pool) decides what they start from.
+    heur: &'a mut Heuristics,
     eval: Evaluator,
     stack: Vec<Frame>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -83,13 +85,20 @@ pub(crate) struct Worker<'a> {
     seldepth: usize,
     root_depth: i32,
     completed_depth: u32,
+    /// The first move of the last line 1 reported (null: none yet); the answer must agree.
+    reported: Move,
     /// Null-move verification: no null move below this ply while verifying.
     nmp_min_ply: usize,
     stopped: bool,
 }
 
 impl<'a> Worker<'a> {
-    pub(crate) fn new(id: usize, job: &'a Job, shared: &'a Shared<'a>) -> Worker<'a> {
+    pub(crate) fn new(
+        id: usize,
+        job: &'a Job,
+        shared: &'a Shared<'a>,
+        heur: &'a mut Heuristics,
+    ) -> Worker<'a> {
         let pos = job.position.clone();
         let mut keys = Vec::with_capacity(job.history.len() + MAX_PLY + 8);
         keys.extend_from_slice(&job.history);
@@ -122,7 +131,7 @@ impl<'a> Worker<'a> {
             pos,
             keys,
             root_moves,
-            heur: Heuristics::new(MAX_PLY),
+            heur,
             eval: Evaluator::with_network(job.net.clone(), &job.position),
             stack: vec![Frame::default(); MAX_PLY + 4],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -131,6 +140,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             root_depth: 0,
             completed_depth: 0,
+            reported: Move::NULL,
             nmp_min_ply: 0,
             stopped: false,
         }
@@ -268,12 +278,18 @@ impl<'a> Worker<'a> {
             }
             self.completed_depth = depth as u32;
             if self.is_main() {
-                self.report_lines(reporter, multipv, None);
+                self.report_lines(reporter, multipv, depth as u32, None);
                 if self.should_end_after_iteration() {
                     break;
                 }
             }
             depth += 1;
+        }
+        // An iteration cut short keeps a move that beat the last reported one (or that the
+        // re-sort after a failed aspiration put first): report that line again at the depth
+        // it was chosen, so that the last line before `bestmove` starts with the move played.
+        if self.is_main() && !self.reported.is_null() && self.root_moves[0].mv != self.reported {
+            self.report_lines(reporter, multipv, self.root_depth as u32, None);
         }
         self.publish_nodes();
     }
@@ -336,7 +352,7 @@ impl<'a> Worker<'a> {
                 && self.job.multipv == 1
                 && self.shared.signals.elapsed().as_millis() > 2_000
             {
-                self.report_lines(reporter, 1, Some((depth as u32, bound)));
+                self.report_lines(reporter, 1, depth as u32, Some(bound));
             }
             delta += delta / 2;
             if delta > 1_000 {
@@ -647,7 +663,7 @@ impl<'a> Worker<'a> {
         let mut n_quiets = 0usize;
         let lmp_limit = (3 + depth * depth) as usize / (2 - improving as usize);
 
-        while let Some(m) = picker.next(&self.pos, &self.heur) {
+        while let Some(m) = picker.next(&self.pos, self.heur) {
             if m == excluded {
                 continue;
             }
@@ -817,7 +833,7 @@ impl<'a> Worker<'a> {
         };
         let mut best_move = Move::NULL;
         let mut legal = 0;
-        while let Some(m) = picker.next(&self.pos, &self.heur) {
+        while let Some(m) = picker.next(&self.pos, self.heur) {
             legal += 1;
             if !in_check {
                 // Delta pruning: even winning the piece outright would not reach alpha.
@@ -871,7 +887,13 @@ impl<'a> Worker<'a> {
 
     // ---- reporting ----
 
-    fn report_lines(&self, reporter: &dyn Reporter, lines: usize, bound: Option<(u32, Bound)>) {
+    fn report_lines(
+        &mut self,
+        reporter: &dyn Reporter,
+        lines: usize,
+        depth: u32,
+        bound: Option<Bound>,
+    ) {
         self.publish_nodes();
         let nodes = self.total_nodes();
         let elapsed = self.shared.signals.elapsed();
@@ -879,10 +901,6 @@ impl<'a> Worker<'a> {
         let nps = (nodes as u128 * 1000 / (elapsed.as_millis().max(1))) as u64;
         let hashfull = self.shared.tt.hashfull();
         for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
-            let (depth, b) = match bound {
-                Some((d, b)) => (d, Some(b)),
-                None => (self.completed_depth, None),
-            };
             let score = if rm.score == -INFINITY {
                 rm.prev_score
             } else {
@@ -891,12 +909,15 @@ impl<'a> Worker<'a> {
             if score == -INFINITY {
                 continue;
             }
+            if i == 0 {
+                self.reported = rm.mv;
+            }
             reporter.info(&Info::Pv(PvInfo {
                 depth,
                 seldepth: rm.seldepth.max(1) as u32,
                 multipv: i + 1,
                 score: Score::from_internal(score),
-                bound: b,
+                bound,
                 nodes,
                 nps,
                 hashfull,

@@ -43,6 +43,11 @@ pub struct GoParams {
     pub searchmoves: Vec<String>,
     /// `go perft N`: count the move tree instead of searching.
     pub perft: Option<u32>,
+    /// What the line held that could not be used as written: unknown tokens and bad or
+    /// out-of-range numbers, one message each. They were skipped or clamped; the loop sends
+    /// each as an `info string` and still searches with the rest (a `go` always gets its
+    /// `bestmove`, or a GUI waiting for one hangs).
+    pub notes: Vec<String>,
 }
 
 /// One UCI input line, understood.
@@ -148,7 +153,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "ucinewgame" => Ok(Command::UciNewGame),
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),
-        "go" => parse_go(rest).map(Command::Go),
+        "go" => Ok(Command::Go(parse_go(rest))),
         "stop" => Ok(Command::Stop),
         "ponderhit" => Ok(Command::PonderHit),
         "quit" => Ok(Command::Quit),
@@ -228,48 +233,99 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
     Ok(Command::Position { start, moves })
 }
 
-fn parse_go(rest: &[&str]) -> Result<GoParams, ParseError> {
+/// Reads a `go` line leniently, as Stockfish does: whatever cannot be used is noted in
+/// [`GoParams::notes`] and skipped, never a reason to refuse the whole line.
+fn parse_go(rest: &[&str]) -> GoParams {
     let mut go = GoParams::default();
     let mut i = 0;
-    while i < rest.len() {
-        let key = rest[i];
-        let arg = rest.get(i + 1).copied();
-        let need = |what: &str| arg.ok_or_else(|| invalid("go", format!("{what} needs a value")));
-        let mut consumed = 2;
+    while let Some(&key) = rest.get(i) {
+        i += 1;
         match key {
-            "wtime" => go.wtime = Some(number(need(key)?, "go", key)?),
-            "btime" => go.btime = Some(number(need(key)?, "go", key)?),
-            "winc" => go.winc = Some(number(need(key)?, "go", key)?),
-            "binc" => go.binc = Some(number(need(key)?, "go", key)?),
-            "movestogo" => go.movestogo = Some(number(need(key)?, "go", key)?),
-            "depth" => go.depth = Some(number(need(key)?, "go", key)?),
-            "nodes" => go.nodes = Some(number(need(key)?, "go", key)?),
-            "mate" => go.mate = Some(number(need(key)?, "go", key)?),
-            "movetime" => go.movetime = Some(number(need(key)?, "go", key)?),
-            "perft" => go.perft = Some(number(need(key)?, "go", key)?),
-            "infinite" => {
-                go.infinite = true;
-                consumed = 1;
-            }
-            "ponder" => {
-                go.ponder = true;
-                consumed = 1;
-            }
+            "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
             "searchmoves" => {
                 // Every following token that is not another keyword is a move.
-                let moves: Vec<String> = rest[i + 1..]
+                let moves: Vec<String> = rest[i..]
                     .iter()
                     .take_while(|t| !GO_KEYWORDS.contains(t))
                     .map(|s| s.to_string())
                     .collect();
-                consumed = 1 + moves.len();
+                i += moves.len();
                 go.searchmoves = moves;
             }
-            other => return Err(invalid("go", format!("unknown parameter '{other}'"))),
+            _ if GO_KEYWORDS.contains(&key) => {
+                // A keyword never serves as another keyword's value: `go depth infinite` is an
+                // infinite search with a missing depth, not a depth of "infinite".
+                match rest.get(i).filter(|t| !GO_KEYWORDS.contains(t)) {
+                    Some(text) => {
+                        i += 1;
+                        go.set_number(key, text);
+                    }
+                    None => go.notes.push(format!("go: {key} needs a value; ignored")),
+                }
+            }
+            other => go
+                .notes
+                .push(format!("go: unknown parameter '{other}' ignored")),
         }
-        i += consumed;
     }
-    Ok(go)
+    go
+}
+
+impl GoParams {
+    /// Stores the numeric parameter `key`, read from `text` and clamped to what it can hold.
+    fn set_number(&mut self, key: &str, text: &str) {
+        let clock = (i64::MIN as i128, i64::MAX as i128);
+        let count32 = (0, u32::MAX as i128);
+        let (lo, hi) = match key {
+            "wtime" | "btime" | "winc" | "binc" | "movetime" => clock,
+            "nodes" => (0, u64::MAX as i128),
+            _ => count32,
+        };
+        let Some(v) = self.read_number(key, text, lo, hi) else {
+            return;
+        };
+        // In range by the clamp above, so none of these conversions can fail.
+        let as_i64 = || i64::try_from(v).unwrap_or_default();
+        let as_u32 = || u32::try_from(v).unwrap_or_default();
+        match key {
+            "wtime" => self.wtime = Some(as_i64()),
+            "btime" => self.btime = Some(as_i64()),
+            "winc" => self.winc = Some(as_i64()),
+            "binc" => self.binc = Some(as_i64()),
+            "movetime" => self.movetime = Some(as_i64()),
+            "nodes" => self.nodes = Some(u64::try_from(v).unwrap_or_default()),
+            "movestogo" => self.movestogo = Some(as_u32()),
+            "depth" => self.depth = Some(as_u32()),
+            "mate" => self.mate = Some(as_u32()),
+            _ => self.perft = Some(as_u32()),
+        }
+    }
+
+    /// `text` as a whole number within `lo..=hi`. A decimal or exponent form (`1e6`, `2.5`) is
+    /// rounded and a number out of range is clamped, each with a note; text that is no number
+    /// at all is noted and gives `None`.
+    fn read_number(&mut self, key: &str, text: &str, lo: i128, hi: i128) -> Option<i128> {
+        let exact = text.parse::<i128>().ok();
+        let value = match exact {
+            Some(v) => v,
+            None => match text.parse::<f64>() {
+                // Saturating: a huge float becomes i128's bound, clamped below.
+                Ok(f) if f.is_finite() => f.round() as i128,
+                _ => {
+                    self.notes
+                        .push(format!("go: {key} needs a number, found '{text}'; ignored"));
+                    return None;
+                }
+            },
+        };
+        let clamped = value.clamp(lo, hi);
+        if exact != Some(clamped) {
+            self.notes
+                .push(format!("go: {key} '{text}' read as {clamped}"));
+        }
+        Some(clamped)
+    }
 }
 
 const GO_KEYWORDS: [&str; 13] = [
@@ -369,9 +425,121 @@ mod tests {
             parse("go infinite"),
             Ok(Command::Go(GoParams { infinite: true, .. }))
         ));
-        assert!(parse("go depth").is_err());
-        assert!(parse("go depth x").is_err());
-        assert!(parse("go sideways 3").is_err());
+    }
+
+    /// Parses a `go` line, which never fails.
+    fn go(line: &str) -> GoParams {
+        match parse(line) {
+            Ok(Command::Go(go)) => go,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    /// A `go` table row: the line, then depth, nodes, wtime and infinite as read, then the
+    /// notes it must give.
+    type GoRow = (
+        &'static str,
+        Option<u32>,
+        Option<u64>,
+        Option<i64>,
+        bool,
+        &'static [&'static str],
+    );
+
+    #[test]
+    fn go_skips_what_it_cannot_use_and_says_so() {
+        let table: [GoRow; 9] = [
+            (
+                "go depth x",
+                None,
+                None,
+                None,
+                false,
+                &["depth needs a number, found 'x'"],
+            ),
+            (
+                "go nodes 1e6",
+                None,
+                Some(1_000_000),
+                None,
+                false,
+                &["nodes '1e6' read as 1000000"],
+            ),
+            (
+                "go wtime 10000 foo 3",
+                None,
+                None,
+                Some(10_000),
+                false,
+                &["unknown parameter 'foo'", "unknown parameter '3'"],
+            ),
+            (
+                "go depth",
+                None,
+                None,
+                None,
+                false,
+                &["depth needs a value"],
+            ),
+            (
+                "go depth infinite",
+                None,
+                None,
+                None,
+                true,
+                &["depth needs a value"],
+            ),
+            (
+                "go depth -4 nodes -1",
+                Some(0),
+                Some(0),
+                None,
+                false,
+                &["depth '-4' read as 0", "nodes '-1' read as 0"],
+            ),
+            (
+                "go depth 99999999999",
+                Some(u32::MAX),
+                None,
+                None,
+                false,
+                &["depth '99999999999' read as 4294967295"],
+            ),
+            (
+                "go wtime 9e99 depth 2.4",
+                Some(2),
+                None,
+                Some(i64::MAX),
+                false,
+                &["wtime '9e99' read as", "depth '2.4' read as 2"],
+            ),
+            (
+                "go depth 3 depth nan",
+                Some(3),
+                None,
+                None,
+                false,
+                &["depth needs a number"],
+            ),
+        ];
+        for (line, depth, nodes, wtime, infinite, notes) in table {
+            let g = go(line);
+            assert_eq!(
+                (g.depth, g.nodes, g.wtime, g.infinite),
+                (depth, nodes, wtime, infinite),
+                "{line}"
+            );
+            assert_eq!(g.notes.len(), notes.len(), "{line}: {:?}", g.notes);
+            for (note, want) in g.notes.iter().zip(notes) {
+                assert!(
+                    note.starts_with("go: ") && note.contains(want),
+                    "{line}: {note}"
+                );
+            }
+        }
+        assert!(go("go wtime 100 btime 100 winc 1 binc 1 movestogo 3")
+            .notes
+            .is_empty());
     }
 
     #[test]

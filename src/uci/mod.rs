@@ -5,6 +5,7 @@ pub mod command;
 pub mod options;
 pub mod report;
 pub mod session;
+mod tasks;
 
 pub use book::BookOptions;
 pub use command::{parse, Command, GoParams, ParseError, StartPosition};

@@ -7,15 +7,16 @@
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::core::{divide, Move, Position, Square};
+use crate::core::{Move, Position};
 use crate::eval::Evaluator;
 use crate::rules::{answer, Game};
-use crate::search::{bench, Engine, Job, Limits, BENCH_DEPTH};
+use crate::search::{Engine, Job, Limits, Signals, BENCH_DEPTH};
 
 use super::book::BookOptions;
 use super::command::{parse, Command, GoParams, StartPosition};
 use super::options::{declarations, parse_setoption, Change, Options};
 use super::report::{write_lines, UciReporter};
+use super::tasks;
 
 /// Whether the loop goes on after a command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -36,15 +37,10 @@ pub const ENGINE_AUTHOR: &str = "the Ferrum developers";
 pub struct Session<W: Write + Send + 'static> {
     out: Arc<Mutex<W>>,
     /// The game `position` set up, with its moves: the rules apply them (one gate) and the
-    /// pipe commands (`legalmoves`, `play`, `undo`, `outcome`) act on it.
+    /// pipe commands (`legalmoves`, `play`, `undo`, `outcome`) act on it. The one record of the
+    /// game: the current position, the keys the search's repetition detection reads and the
+    /// book's en-passant square are all read from it when needed, never copied.
     game: Game,
-    /// The game's current position (what `go`, `d` and `eval` use).
-    position: Position,
-    /// Keys of the positions before the current one since the last irreversible move; the
-    /// search's repetition detection reads them.
-    history: Vec<u64>,
-    /// The square the last move's double pawn push skipped (the book's key needs it).
-    ep_target: Option<Square>,
     options: Options,
     engine: Engine,
     book: BookOptions,
@@ -58,9 +54,6 @@ impl<W: Write + Send + 'static> Session<W> {
         Session {
             out: Arc::new(Mutex::new(out)),
             game: Game::new(),
-            position: Position::startpos(),
-            history: Vec::new(),
-            ep_target: None,
             engine: Engine::new(options.hash_mb, options.threads),
             options,
             book: BookOptions::new(),
@@ -69,7 +62,7 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        &self.position
+        self.game.position()
     }
 
     /// The current option values.
@@ -124,7 +117,8 @@ impl<W: Write + Send + 'static> Session<W> {
                 // The GUI has set its options by now: a good moment to allocate the table, but
                 // never while a search runs (readyok must come at once then).
                 if !self.engine.searching() {
-                    if let Err(e) = self.engine.ensure_hash() {
+                    let ready = self.engine.ensure_hash();
+                    if let Err(e) = ready.and_then(|()| self.engine.ensure_pool()) {
                         self.info_string(&e);
                     }
                 }
@@ -146,19 +140,20 @@ impl<W: Write + Send + 'static> Session<W> {
                 return Flow::Quit;
             }
             Command::Display => {
-                let text = self.position.to_string();
+                let text = self.game.position().to_string();
                 let lines: Vec<String> = text.lines().map(str::to_string).collect();
                 write_lines(&self.out, &lines);
             }
             Command::Eval => {
-                let trace = Evaluator::new().trace(&self.position);
+                let trace = Evaluator::new().trace(self.game.position());
                 let lines: Vec<String> = trace.to_string().lines().map(str::to_string).collect();
                 write_lines(&self.out, &lines);
             }
             Command::Bench { depth } => {
                 if self.idle("bench") {
-                    let r = bench(depth.unwrap_or(BENCH_DEPTH));
-                    self.send(&format!("{} nodes {} nps", r.nodes, r.nps()));
+                    let out = Arc::clone(&self.out);
+                    let depth = depth.unwrap_or(BENCH_DEPTH);
+                    self.run_task(move |signals| tasks::bench(depth, signals, &out));
                 }
             }
             // Answered only between searches: the pipe's lines never interleave with a
@@ -166,7 +161,6 @@ impl<W: Write + Send + 'static> Session<W> {
             Command::Rules(rules) => {
                 if self.idle(rules.name()) {
                     let line = answer(&mut self.game, &rules);
-                    self.sync_position();
                     self.send(&line);
                 }
             }
@@ -217,7 +211,9 @@ impl<W: Write + Send + 'static> Session<W> {
             },
             Change::Threads(n) => {
                 self.options.threads = n;
-                self.engine.set_threads(n);
+                if let Err(e) = self.engine.set_threads(n) {
+                    self.info_string(&e);
+                }
             }
             Change::MultiPv(n) => self.options.multipv = n,
             Change::Ponder(on) => self.options.ponder = on,
@@ -227,7 +223,6 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.options.chess960 = on;
                 let on = on || self.game.is_chess960();
                 self.game.set_chess960(on);
-                self.sync_position();
             }
         }
     }
@@ -256,54 +251,45 @@ impl<W: Write + Send + 'static> Session<W> {
             }
         }
         self.game = game;
-        self.sync_position();
     }
 
-    /// Copies the game's current position, and the keys of the positions before it since the
-    /// last capture or pawn move (what the search's repetition detection reads).
-    fn sync_position(&mut self) {
-        self.position = self.game.position().clone();
+    /// Keys of the positions before the current one since the last capture or pawn move, oldest
+    /// first: what the search's repetition detection reads.
+    fn search_history(&self) -> Vec<u64> {
         let keys: Vec<u64> = self.game.keys().collect();
-        let before = keys.len() - 1;
-        let reversible = (self.position.halfmove_clock() as usize).min(before);
-        self.history = keys[before - reversible..before].to_vec();
-        self.ep_target = self.game.en_passant_target();
+        let before = keys.len().saturating_sub(1);
+        let reversible = (self.game.position().halfmove_clock() as usize).min(before);
+        keys[before - reversible..before].to_vec()
     }
 
     fn go(&mut self, go: GoParams) {
+        // A `go` during a search replaces it, as the engine does (a `go perft` only replaces
+        // one told to stop): the old search stops and answers first, so its `bestmove` comes
+        // before anything about this `go`, and the book is consulted on a quiet engine.
+        if go.perft.is_none() || self.engine.stopping() {
+            self.engine.stop();
+            self.engine.wait();
+        }
+        for note in &go.notes {
+            self.info_string(note);
+        }
         if let Some(depth) = go.perft {
-            if !self.idle("go perft") {
-                return;
+            if self.idle("go perft") {
+                let out = Arc::clone(&self.out);
+                let pos = self.game.position().clone();
+                self.run_task(move |signals| tasks::perft(&pos, depth, signals, &out));
             }
-            let split = divide(&self.position, depth, 1);
-            let chess960 = self.position.is_chess960();
-            let mut lines = Vec::with_capacity(split.len() + 2);
-            let mut total = 0;
-            for (m, n) in &split {
-                total += n;
-                lines.push(format!("{}: {n}", m.to_uci(chess960)));
-            }
-            if depth == 0 {
-                total = 1;
-            }
-            lines.push(String::new());
-            lines.push(format!("Nodes searched: {total}"));
-            write_lines(&self.out, &lines);
             return;
         }
-        // A `go` during a search replaces it, as the engine does: the old search stops and
-        // answers first, so the book is consulted on a quiet engine.
-        self.engine.stop();
-        self.engine.wait();
         if let Some(m) = self.book_move(&go) {
-            let text = m.to_uci(self.position.is_chess960());
+            let text = m.to_uci(self.game.position().is_chess960());
             self.info_string(&format!("book move {text}"));
             self.send(&format!("bestmove {text}"));
             return;
         }
         let mut searchmoves: Vec<Move> = Vec::new();
         for text in &go.searchmoves {
-            match self.position.parse_uci(text) {
+            match self.game.position().parse_uci(text) {
                 Ok(m) => searchmoves.push(m),
                 Err(e) => self.info_string(&format!("searchmoves: {e}; ignored")),
             }
@@ -324,8 +310,8 @@ impl<W: Write + Send + 'static> Session<W> {
             searchmoves,
         };
         let job = Job {
-            position: self.position.clone(),
-            history: self.history.clone(),
+            position: self.game.position().clone(),
+            history: self.search_history(),
             limits,
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
@@ -333,9 +319,22 @@ impl<W: Write + Send + 'static> Session<W> {
         };
         let reporter = Arc::new(UciReporter::new(
             Arc::clone(&self.out),
-            self.position.is_chess960(),
+            self.game.position().is_chess960(),
         ));
         if let Err(e) = self.engine.go(job, reporter) {
+            // No search (no memory for the table, no thread), but the GUI still waits for an
+            // answer: any legal move beats a lost game on time.
+            self.info_string(&format!("{e}; playing the first legal move"));
+            let pos = self.game.position();
+            let first = pos.legal_moves().iter().next().copied();
+            let text = first.map_or("0000".to_string(), |m| m.to_uci(pos.is_chess960()));
+            self.send(&format!("bestmove {text}"));
+        }
+    }
+
+    /// Runs a long command on the engine's thread, where `stop` reaches it.
+    fn run_task(&mut self, task: impl FnOnce(&Signals) + Send + 'static) {
+        if let Err(e) = self.engine.run_task(task) {
             self.info_string(&e);
         }
     }
@@ -349,12 +348,13 @@ impl<W: Write + Send + 'static> Session<W> {
         let allowed: Vec<_> = go
             .searchmoves
             .iter()
-            .filter_map(|t| self.position.parse_uci(t).ok())
+            .filter_map(|t| self.game.position().parse_uci(t).ok())
             .collect();
         if !go.searchmoves.is_empty() && allowed.is_empty() {
             return None;
         }
-        self.book.pick(&self.position, self.ep_target, &allowed)
+        let ep = self.game.en_passant_target();
+        self.book.pick(self.game.position(), ep, &allowed)
     }
 
     fn info_string(&mut self, text: &str) {
@@ -541,6 +541,21 @@ mod tests {
     }
 
     #[test]
+    fn a_perft_too_deep_to_finish_is_capped_and_stops() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.handle_line("go perft 4000000000");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        s.handle_line("stop");
+        s.wait_for_search();
+        let lines = out.lines();
+        assert_eq!(lines[0], "info string perft depth 4000000000 capped at 128");
+        assert!(lines
+            .last()
+            .is_some_and(|l| l.starts_with("info string perft stopped: ")));
+    }
+
+    #[test]
     fn bad_input_keeps_a_valid_state() {
         let (out, pos) = run(&[
             "position startpos moves e2e4",
@@ -641,7 +656,7 @@ mod tests {
     fn position_keeps_the_keys_since_the_last_irreversible_move() {
         let mut s = Session::new(Shared::default());
         s.handle_line("position startpos moves g1f3 g8f6 e2e4 b8c6 f3g1 c6b8");
-        assert_eq!(s.history.len(), 3); // the positions before ...Nc6, Ng1 and ...Nb8
+        assert_eq!(s.search_history().len(), 3); // the positions before ...Nc6, Ng1 and ...Nb8
         let mut replay = Position::startpos();
         let mut keys = Vec::new();
         for m in ["g1f3", "g8f6", "e2e4", "b8c6", "f3g1", "c6b8"] {
@@ -649,10 +664,10 @@ mod tests {
             let m = replay.parse_uci(m).unwrap();
             replay.make(m);
         }
-        assert_eq!(s.history, keys[3..]);
+        assert_eq!(s.search_history(), keys[3..]);
         s.handle_line("play Nf3");
-        assert_eq!(s.history.len(), 4);
-        assert_eq!(s.history[3], replay.key());
+        assert_eq!(s.search_history().len(), 4);
+        assert_eq!(s.search_history()[3], replay.key());
     }
 
     /// Writes a book holding only `uci` in `pos` to a temporary file named after `tag`.

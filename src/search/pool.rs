@@ -1,0 +1,258 @@
+//! The engine's search threads, started when the thread count is set and kept from one `go` to
+//! the next: starting threads (and zeroing their tables) on every move costs time the clock
+//! pays for, and threads that live for the game can keep what they learn.
+//!
+//! Thread 0 leads: it takes orders from the engine, runs searches (sharing each with the
+//! helpers, threads 1..n) and other long tasks (`go perft`, `bench`), and reports. The
+//! engine's [`Busy`] flag is up from the moment an order is sent until its answer is written.
+
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+
+use super::ordering::Heuristics;
+use super::worker::{Shared, Worker};
+use super::{
+    lead, Budget, Job, Reporter, SearchResult, Signals, SilentReporter, TranspositionTable,
+    MAX_PLY, SEARCH_STACK_BYTES,
+};
+
+/// Whether the pool is working on an order; the engine waits on it.
+#[derive(Default)]
+pub(crate) struct Busy {
+    flag: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl Busy {
+    fn set(&self, busy: bool) {
+        if let Ok(mut f) = self.flag.lock() {
+            *f = busy;
+        }
+        self.changed.notify_all();
+    }
+
+    /// True from an order's dispatch until its answer is written.
+    pub(crate) fn is_busy(&self) -> bool {
+        self.flag.lock().is_ok_and(|f| *f)
+    }
+
+    /// Blocks until the pool is idle.
+    pub(crate) fn wait_idle(&self) {
+        let Ok(mut f) = self.flag.lock() else { return };
+        while *f {
+            f = match self.changed.wait(f) {
+                Ok(f) => f,
+                Err(_) => return,
+            };
+        }
+    }
+}
+
+/// Lowers the busy flag when dropped, so that even a task that panics cannot leave the engine
+/// waiting forever.
+struct IdleOnDrop(Arc<Busy>);
+
+impl Drop for IdleOnDrop {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
+}
+
+/// A task for the lead thread other than a search (`go perft`, `bench`).
+pub(crate) type Task = Box<dyn FnOnce() + Send>;
+
+/// What the engine asks of the lead thread.
+pub(crate) enum Order {
+    /// Search `job`; the answer goes to `reporter`.
+    Search {
+        job: Box<Job>,
+        tt: Arc<TranspositionTable>,
+        signals: Arc<Signals>,
+        reporter: Arc<dyn Reporter>,
+    },
+    /// Run a task.
+    Run(Task),
+}
+
+/// One search as every thread of the pool sees it.
+struct SearchContext {
+    job: Job,
+    tt: Arc<TranspositionTable>,
+    signals: Arc<Signals>,
+    counters: Vec<AtomicU64>,
+    budget: Budget,
+}
+
+impl SearchContext {
+    fn shared(&self) -> Shared<'_> {
+        Shared {
+            tt: &self.tt,
+            signals: &self.signals,
+            counters: &self.counters,
+            budget: self.budget,
+        }
+    }
+}
+
+/// The running threads: a channel to the lead, which owns the helpers.
+pub(crate) struct Pool {
+    orders: Option<Sender<Order>>,
+    lead: Option<JoinHandle<()>>,
+    busy: Arc<Busy>,
+}
+
+impl Pool {
+    /// Starts `threads` threads (at least the lead; a helper that cannot be started only makes
+    /// searches a little weaker).
+    pub(crate) fn start(threads: usize, busy: Arc<Busy>) -> Result<Pool, String> {
+        let (orders, inbox) = channel();
+        let lead_busy = Arc::clone(&busy);
+        let lead = std::thread::Builder::new()
+            .name("search 0".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || Lead::new(threads).serve(&inbox, &lead_busy))
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        Ok(Pool {
+            orders: Some(orders),
+            lead: Some(lead),
+            busy,
+        })
+    }
+
+    /// Hands `order` to the lead thread, marking the pool busy until it is done.
+    pub(crate) fn send(&self, order: Order) -> Result<(), String> {
+        self.busy.set(true);
+        let sent = self.orders.as_ref().is_some_and(|o| o.send(order).is_ok());
+        if !sent {
+            self.busy.set(false);
+            return Err("the search thread has gone".to_string());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Pool {
+    /// Ends the threads once their current order is done (the engine stops it first).
+    fn drop(&mut self) {
+        self.orders = None;
+        if let Some(h) = self.lead.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// A helper thread as the lead sees it.
+struct Helper {
+    orders: Sender<Arc<SearchContext>>,
+    handle: JoinHandle<()>,
+}
+
+/// The lead thread's state: its tables, its helpers, and where they say they are done.
+struct Lead {
+    /// Threads asked for, the lead included: worker ids run below it even when a helper
+    /// could not be started.
+    threads: usize,
+    heur: Heuristics,
+    helpers: Vec<Helper>,
+    done: Receiver<()>,
+}
+
+impl Lead {
+    fn new(threads: usize) -> Lead {
+        let threads = threads.max(1);
+        let (done_tx, done) = channel();
+        let helpers = (1..threads)
+            .filter_map(|id| spawn_helper(id, done_tx.clone()))
+            .collect();
+        Lead {
+            threads,
+            heur: Heuristics::new(MAX_PLY),
+            helpers,
+            done,
+        }
+    }
+
+    /// Carries out orders until the engine drops its end of the channel, then ends the helpers.
+    fn serve(mut self, inbox: &Receiver<Order>, busy: &Arc<Busy>) {
+        while let Ok(order) = inbox.recv() {
+            let _idle = IdleOnDrop(Arc::clone(busy));
+            match order {
+                Order::Search {
+                    job,
+                    tt,
+                    signals,
+                    reporter,
+                } => {
+                    let result = self.search(*job, tt, signals, reporter.as_ref());
+                    reporter.best_move(&result);
+                }
+                Order::Run(task) => task(),
+            }
+        }
+        for h in self.helpers {
+            drop(h.orders);
+            let _ = h.handle.join();
+        }
+    }
+
+    /// One search over all threads; returns after every helper has stopped.
+    fn search(
+        &mut self,
+        job: Job,
+        tt: Arc<TranspositionTable>,
+        signals: Arc<Signals>,
+        reporter: &dyn Reporter,
+    ) -> SearchResult {
+        tt.new_search();
+        let budget = Budget::new(&job.limits, job.position.side_to_move(), job.move_overhead);
+        let ctx = Arc::new(SearchContext {
+            counters: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
+            job,
+            tt,
+            signals,
+            budget,
+        });
+        let started = self
+            .helpers
+            .iter()
+            .filter(|h| h.orders.send(Arc::clone(&ctx)).is_ok())
+            .count();
+        // Every search starts from empty tables, as before the pool: keeping them for the game
+        // changes the search and is a separate decision.
+        self.heur.clear();
+        let shared = ctx.shared();
+        let result = lead(&ctx.job, &shared, &mut self.heur, reporter);
+        for _ in 0..started {
+            let _ = self.done.recv();
+        }
+        SearchResult {
+            nodes: ctx.counters.iter().map(|c| c.load(Relaxed)).sum(),
+            ..result
+        }
+    }
+}
+
+/// Starts helper `id`: it searches each context it is sent, then says so on `done`.
+fn spawn_helper(id: usize, done: Sender<()>) -> Option<Helper> {
+    let (orders, inbox) = channel::<Arc<SearchContext>>();
+    let handle = std::thread::Builder::new()
+        .name(format!("search {id}"))
+        .stack_size(SEARCH_STACK_BYTES)
+        .spawn(move || {
+            let mut heur = Heuristics::new(MAX_PLY);
+            while let Ok(ctx) = inbox.recv() {
+                heur.clear();
+                let shared = ctx.shared();
+                Worker::new(id, &ctx.job, &shared, &mut heur).iterate(&SilentReporter);
+                drop(ctx);
+                if done.send(()).is_err() {
+                    break;
+                }
+            }
+        })
+        .ok()?;
+    Some(Helper { orders, handle })
+}

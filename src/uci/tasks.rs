@@ -1,0 +1,85 @@
+//! The long commands that are not searches, `go perft N` and `bench [depth]`, as tasks for the
+//! engine's lead thread: there the input thread stays free to answer `isready`, and `stop` or
+//! `quit` end them within milliseconds.
+
+use std::io::Write;
+use std::sync::Mutex;
+
+use crate::core::Position;
+use crate::search::{bench_with, Signals, BENCH_FENS, MAX_PLY};
+
+use super::report::write_lines;
+
+/// The deepest `go perft`: the count recurses once per ply on the search thread's stack, and
+/// a depth this large would not end in any case (only `stop` ends it).
+const MAX_PERFT_DEPTH: u32 = MAX_PLY as u32;
+
+/// `go perft depth`: one `move: count` line per root move as each is counted, then a blank line
+/// and `Nodes searched: N`. Once cancelled it stops within a few milliseconds and, instead of a
+/// total it does not have, writes `info string perft stopped: …`.
+pub(crate) fn perft<W: Write>(pos: &Position, depth: u32, signals: &Signals, out: &Mutex<W>) {
+    if depth > MAX_PERFT_DEPTH {
+        let note = format!("info string perft depth {depth} capped at {MAX_PERFT_DEPTH}");
+        write_lines(out, &[note]);
+    }
+    let depth = depth.min(MAX_PERFT_DEPTH);
+    if depth == 0 {
+        write_lines(out, &[String::new(), "Nodes searched: 1".to_string()]);
+        return;
+    }
+    let chess960 = pos.is_chess960();
+    let moves = pos.legal_moves();
+    let mut total = 0;
+    for (done, &m) in moves.iter().enumerate() {
+        let mut child = pos.clone();
+        child.make(m);
+        let Some(n) = count(&mut child, depth - 1, signals) else {
+            let line = format!(
+                "info string perft stopped: {done} of {} root moves counted, {total} nodes",
+                moves.len()
+            );
+            return write_lines(out, &[line]);
+        };
+        total += n;
+        write_lines(out, &[format!("{}: {n}", m.to_uci(chess960))]);
+    }
+    write_lines(out, &[String::new(), format!("Nodes searched: {total}")]);
+}
+
+/// Perft with bulk counting that gives up (`None`) once the task is cancelled. The signal is
+/// read at every node three or more plies from the leaves: under each such node lie at most a
+/// few thousand leaves, tens of microseconds of work.
+fn count(pos: &mut Position, depth: u32, signals: &Signals) -> Option<u64> {
+    match depth {
+        0 => return Some(1),
+        1 => return Some(pos.count_legal_moves() as u64),
+        _ => {}
+    }
+    if depth >= 3 && signals.cancelled() {
+        return None;
+    }
+    let mut nodes = 0;
+    for &m in pos.legal_moves().iter() {
+        let undo = pos.make(m);
+        let n = count(pos, depth - 1, signals);
+        pos.unmake(m, &undo);
+        nodes += n?;
+    }
+    Some(nodes)
+}
+
+/// `bench [depth]`: `N nodes M nps`, or once cancelled (within milliseconds)
+/// `info string bench stopped: …` and no count, which would not be the bench's.
+pub(crate) fn bench<W: Write>(depth: u32, signals: &Signals, out: &Mutex<W>) {
+    let r = bench_with(depth, signals);
+    let line = if r.positions == BENCH_FENS.len() {
+        format!("{} nodes {} nps", r.nodes, r.nps())
+    } else {
+        format!(
+            "info string bench stopped: {} of {} positions searched",
+            r.positions,
+            BENCH_FENS.len()
+        )
+    };
+    write_lines(out, &[line]);
+}
