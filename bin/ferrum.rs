@@ -70,6 +70,9 @@ enum Cmd {
         /// Depth in plies.
         #[arg(default_value_t = ferrum::search::BENCH_DEPTH)]
         depth: u32,
+        /// Evaluate with this network file (default: the built-in evaluation).
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// Generate training data by self-play at a soft node limit per move: whole games (every
     /// move, its search score and the result) in binary chunks of a data set directory.
@@ -292,11 +295,7 @@ fn main() -> ExitCode {
         Some(Cmd::Book {
             command: BookCmd::Probe { book, fen, moves },
         }) => book_probe(book.as_deref(), fen.as_deref(), &moves),
-        Some(Cmd::Bench { depth }) => {
-            let r = ferrum::search::bench(depth);
-            println!("{} nodes {} nps", r.nodes, r.nps());
-            Ok(())
-        }
+        Some(Cmd::Bench { depth, eval_file }) => bench(depth, eval_file.as_deref()),
         Some(Cmd::Datagen {
             out,
             name,
@@ -549,6 +548,19 @@ fn add_pgn_games(builder: &mut BookBuilder, games: &Path) -> Result<usize> {
         eprintln!("skipping {}, {note}", games.display());
     }
     Ok(added.skipped.len())
+}
+
+/// `ferrum bench`: the bench positions, with the built-in evaluation or a network file.
+fn bench(depth: u32, eval_file: Option<&Path>) -> Result<()> {
+    let net = match eval_file {
+        Some(path) => Some(std::sync::Arc::new(
+            ferrum::eval::nnue::Network::load(path).map_err(anyhow::Error::new)?,
+        )),
+        None => None,
+    };
+    let r = ferrum::search::bench_with_net(depth, &ferrum::search::Signals::new(), net);
+    println!("{} nodes {} nps", r.nodes, r.nps());
+    Ok(())
 }
 
 fn book_probe(path: Option<&Path>, fen: Option<&str>, moves: &[String]) -> Result<()> {

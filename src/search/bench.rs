@@ -1,9 +1,11 @@
 //! `bench`: a fixed set of positions searched to a fixed depth on one thread. The node count is
 //! deterministic, so it identifies the search's behaviour (OpenBench compares it between builds).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::core::Position;
+use crate::eval::nnue::Network;
 
 use super::{run, Job, Limits, Signals, SilentReporter, TranspositionTable};
 
@@ -57,6 +59,11 @@ pub fn bench(depth: u32) -> BenchResult {
 /// [`bench`], ended early by [`Signals::cancel`] (within a few milliseconds: the search looks
 /// at the signals every 1,024 nodes); `positions` then says how far it got.
 pub fn bench_with(depth: u32, signals: &Signals) -> BenchResult {
+    bench_with_net(depth, signals, None)
+}
+
+/// [`bench_with`] evaluating with `net` (`None`: the hand-crafted evaluation).
+pub fn bench_with_net(depth: u32, signals: &Signals, net: Option<Arc<Network>>) -> BenchResult {
     let tt = match TranspositionTable::with_mb(16) {
         Ok(tt) => tt,
         Err(_) => TranspositionTable::empty(),
@@ -69,13 +76,14 @@ pub fn bench_with(depth: u32, signals: &Signals) -> BenchResult {
             continue;
         };
         tt.clear();
-        let job = Job::new(
+        let mut job = Job::new(
             pos,
             Limits {
                 depth: Some(depth),
                 ..Limits::default()
             },
         );
+        job.net = net.clone();
         signals.prepare_next();
         nodes += run(&job, &tt, signals, 1, &SilentReporter).nodes;
         if signals.cancelled() {

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use crate::core::{Move, Position};
 use crate::eval::nnue::Network;
 
-pub use bench::{bench, bench_with, BenchResult, BENCH_DEPTH, BENCH_FENS};
+pub use bench::{bench, bench_with, bench_with_net, BenchResult, BENCH_DEPTH, BENCH_FENS};
 pub use engine::Engine;
 pub(crate) use engine::SEARCH_STACK_BYTES;
 pub use see::see_ge;

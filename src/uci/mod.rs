@@ -2,6 +2,7 @@
 
 pub mod book;
 pub mod command;
+pub mod eval_options;
 pub mod options;
 pub mod report;
 pub mod session;
