@@ -11,6 +11,7 @@
 //! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
 //! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP.
 //! - [`uci`]: the UCI command parser and loop.
+//! - `tune` (feature `tune`, on by default through `cli`): self-play data and the Texel tuner.
 //!
 //! ```
 //! use ferrum::core::{perft, Position};
@@ -28,6 +29,8 @@ pub mod core;
 pub mod eval;
 pub mod rules;
 pub mod search;
+// Training tools, not needed to play or referee chess; they bring rayon (feature `tune`).
+#[cfg(feature = "tune")]
 pub mod tune;
 pub mod uci;
 

@@ -30,6 +30,7 @@ use crate::core::{Move, Position};
 
 pub use bench::{bench, BenchResult, BENCH_DEPTH, BENCH_FENS};
 pub use engine::Engine;
+#[cfg(feature = "tune")] // only the data generator uses it outside `engine`
 pub(crate) use engine::SEARCH_STACK_BYTES;
 pub use see::see_ge;
 pub use time::Budget;
