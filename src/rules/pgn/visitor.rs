@@ -271,11 +271,15 @@ impl<R: BufRead> PgnParser<R> {
                 }
                 continue;
             }
-            let b = self.line.as_bytes()[self.pos];
-            if b.is_ascii_whitespace() {
-                self.pos += 1;
+            let bytes = self.line.as_bytes();
+            let blanks = bytes[self.pos..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            self.pos += blanks;
+            let Some(&b) = bytes.get(self.pos) else {
                 continue;
-            }
+            };
             if let Next::EndGame = self.token(b, &mut game, visitor)? {
                 return Ok(Some(self.finish(game, visitor)));
             }
@@ -455,7 +459,7 @@ impl<R: BufRead> PgnParser<R> {
         let start = self.pos;
         let len = self.line.as_bytes()[start..]
             .iter()
-            .take_while(|&&c| !(c.is_ascii_whitespace() || b"{}()[];$\"".contains(&c)))
+            .take_while(|&&c| !ENDS_WORD[usize::from(c)])
             .count();
         self.pos = start + len;
         begin(&mut self.games, g, v);
@@ -475,7 +479,12 @@ impl<R: BufRead> PgnParser<R> {
             return Next::Read;
         }
         let word_start = start + (token.len() - word.len());
-        let body = word.trim_end_matches(['!', '?']);
+        // Bytes, not chars: `!` and `?` are ASCII, so the cut is at a character boundary.
+        let body_len = word
+            .bytes()
+            .rposition(|b| b != b'!' && b != b'?')
+            .map_or(0, |i| i + 1);
+        let body = &word[..body_len];
         if !body.is_empty() {
             v.san(body, self.at(word_start));
         }
@@ -523,9 +532,10 @@ fn begin<V: Visitor>(games: &mut usize, g: &mut GameState, v: &mut V) {
 /// Reports a comment (held back if no game has started yet), after the malformed commands in
 /// it.
 fn comment<V: Visitor>(games: &mut usize, text: &str, g: &mut GameState, v: &mut V, at: Location) {
-    let mut bad = command_errors(text, at).peekable();
-    if bad.peek().is_some() {
+    let mut bad = command_errors(text, at);
+    if let Some(first) = bad.next() {
         begin(games, g, v);
+        v.error(first);
         bad.for_each(|e| v.error(e));
     }
     if g.begun {
@@ -534,6 +544,19 @@ fn comment<V: Visitor>(games: &mut usize, text: &str, g: &mut GameState, v: &mut
         g.pending.push((Pending::Comment(text.to_string()), at));
     }
 }
+
+/// The bytes that end a word of movetext: whitespace and the characters that start or end
+/// another token.
+const ENDS_WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let ends = b" \t\n\r\x0c{}()[];$\"";
+    let mut i = 0;
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 fn error<V: Visitor>(v: &mut V, kind: SyntaxErrorKind, at: Location) {
     v.error(SyntaxError { kind, at });
@@ -629,52 +652,85 @@ fn nag_of_marks(marks: &str) -> Option<u8> {
 /// assert_eq!(found, [("clk", "0:03:00"), ("eval", "0.17")]);
 /// ```
 pub fn comment_commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
-    commands(text).filter_map(|(_, command)| command)
+    command_starts(text).filter_map(|i| {
+        let (name, len) = command_at(text, i)?;
+        Some((name, text[i + 2 + name.len()..i + len - 1].trim()))
+    })
 }
 
-/// Each `[%` of `text` with its byte offset, and the command when it is well formed.
-fn commands(text: &str) -> impl Iterator<Item = (usize, Option<(&str, &str)>)> {
-    // Searching for the byte `[` (memchr) and looking at the next one is quicker than a
-    // substring search, and comments are everywhere in exported games.
-    let mut from = 0;
-    let starts = std::iter::from_fn(move || loop {
-        let i = from + text.get(from..)?.find('[')?;
-        from = i + 1;
-        if text.as_bytes().get(i + 1) == Some(&b'%') {
-            return Some(i);
+/// The byte offset of each `[%` in `text`. A plain byte loop: exported games comment every
+/// move, and on such short texts it is quicker than a search that has to be set up each time.
+fn command_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while let Some(pair) = bytes.get(i..i + 2) {
+            i += 1;
+            if pair == b"[%" {
+                return Some(i - 1);
+            }
         }
-    });
-    starts.map(move |i| {
-        let rest = &text[i + 2..];
-        let name_len = rest
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            .count();
-        let close = rest.find(']');
-        let well_formed = name_len > 0 && close.is_some_and(|c| !rest[..c].contains('['));
-        let command = match close {
-            Some(c) if well_formed => Some((&rest[..name_len], rest[name_len..c].trim())),
-            _ => None,
-        };
-        (i, command)
+        None
     })
+}
+
+/// The well-formed command starting at byte `i` (`[%`): its name and its length up to and
+/// including its `]`, which must come before any other `[`.
+fn command_at(text: &str, i: usize) -> Option<(&str, usize)> {
+    let rest = &text[i + 2..];
+    let name_len = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let end = rest.bytes().position(|b| b == b']' || b == b'[')?;
+    (name_len > 0 && rest.as_bytes()[end] == b']').then(|| (&rest[..name_len], end + 3))
 }
 
 /// The malformed commands of the comment `text` that opened at `at`, located in the file.
 fn command_errors(text: &str, at: Location) -> impl Iterator<Item = SyntaxError> + '_ {
-    commands(text)
-        .filter(|(_, command)| command.is_none())
-        .map(move |(i, _)| {
-            let snippet: String = text[i..]
-                .chars()
-                .take(16)
-                .take_while(|&c| c != '\n')
-                .collect();
-            SyntaxError {
-                kind: SyntaxErrorKind::BadCommand(snippet),
-                at: location_in(text, i, at),
-            }
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let start = next_bad_command(bytes, &mut i)?;
+        let snippet: String = text[start..]
+            .chars()
+            .take(16)
+            .take_while(|&c| c != '\n')
+            .collect();
+        Some(SyntaxError {
+            kind: SyntaxErrorKind::BadCommand(snippet),
+            at: location_in(text, start, at),
         })
+    })
+}
+
+/// The offset of the next malformed `[%` command from byte `*i` on (the rules of
+/// [`command_at`] in one pass over the bytes, as every comment is checked); `*i` is left where
+/// the scan stopped.
+fn next_bad_command(bytes: &[u8], i: &mut usize) -> Option<usize> {
+    let n = bytes.len();
+    while *i + 1 < n {
+        if bytes[*i] != b'[' || bytes[*i + 1] != b'%' {
+            *i += 1;
+            continue;
+        }
+        let start = *i;
+        *i += 2;
+        let name_start = *i;
+        while *i < n && (bytes[*i].is_ascii_alphanumeric() || bytes[*i] == b'_') {
+            *i += 1;
+        }
+        let named = *i > name_start;
+        while *i < n && bytes[*i] != b']' && bytes[*i] != b'[' {
+            *i += 1;
+        }
+        if named && bytes.get(*i) == Some(&b']') {
+            *i += 1;
+        } else {
+            return Some(start);
+        }
+    }
+    None
 }
 
 /// Where byte `offset` of a comment's text is, the comment's `{` being at `open`.
