@@ -539,11 +539,11 @@ fn add_uci_list(builder: &mut BookBuilder, games: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Adds the games of a PGN file through the rules; a game that cannot be used is skipped with a
-/// note on stderr. Returns how many were skipped.
+/// Adds the games of a PGN file through the rules, one game in memory at a time; a game that
+/// cannot be used is skipped with a note on stderr. Returns how many were skipped.
 fn add_pgn_games(builder: &mut BookBuilder, games: &Path) -> Result<usize> {
-    let bytes = std::fs::read(games).with_context(|| format!("cannot read {}", games.display()))?;
-    let added = builder.add_pgn(&String::from_utf8_lossy(&bytes));
+    let file = File::open(games).with_context(|| format!("cannot open {}", games.display()))?;
+    let added = builder.add_pgn_stream(BufReader::new(file));
     for note in &added.skipped {
         eprintln!("skipping {}, {note}", games.display());
     }

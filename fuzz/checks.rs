@@ -6,7 +6,8 @@
 
 use ferrum::book::{Book, BookPosition};
 use ferrum::core::Position;
-use ferrum::rules::{read_pgn, Game, PgnStream};
+use ferrum::rules::pgn::{Location, Notes, PgnParser, SyntaxError, Visitor};
+use ferrum::rules::{read_pgn, Game, PgnGame, PgnStream};
 use ferrum::uci::{parse, Command, Session};
 
 /// FEN text: parsing never panics; a parsed position writes a FEN that parses back to the same
@@ -84,9 +85,12 @@ pub fn check_uci_lines(data: &[u8]) {
     assert_eq!(answers, gos, "one bestmove per go after {text:?}: {reply}");
 }
 
-/// PGN text: reading never panics; every game read exports to PGN that reads back to the same
-/// moves and result; every error names a reason.
+/// PGN text: reading never panics; the parser's events are well formed (games numbered from 1,
+/// variations balanced, locations in reading order and on real lines); every game read exports
+/// to PGN that reads back to the same moves, result, comments, NAGs and variations, and exports
+/// again to the same text; every error names a reason.
 pub fn check_pgn(data: &[u8]) {
+    check_pgn_events(data);
     let text = String::from_utf8_lossy(data);
     // Reading the file a game at a time gives exactly what reading it whole gives.
     let whole = read_pgn(&text);
@@ -102,6 +106,7 @@ pub fn check_pgn(data: &[u8]) {
                 assert_eq!(a.game.history(), b.game.history());
                 assert_eq!(a.tags, b.tags);
                 assert_eq!(a.marker, b.marker);
+                assert_eq!(a.notes, b.notes);
             }
             (Err(a), Err(b)) => {
                 assert_eq!((a.game, a.ply, a.line), (b.game, b.ply, b.line), "{text:?}");
@@ -112,25 +117,120 @@ pub fn check_pgn(data: &[u8]) {
     }
     for read in whole {
         match read {
-            Ok(pgn) => {
-                let exported = pgn.to_pgn();
-                let again = read_pgn(&exported);
-                assert_eq!(
-                    again.len(),
-                    1,
-                    "export of one game read as {}: {exported}",
-                    again.len()
-                );
-                let Some(Ok(back)) = again.into_iter().next() else {
-                    panic!("our own export does not read back: {exported}");
-                };
-                assert_eq!(back.game.history(), pgn.game.history(), "{exported}");
-                assert_eq!(back.game.fen(), pgn.game.fen());
-                assert_eq!(back.result(), pgn.result());
-            }
+            Ok(pgn) => check_pgn_round_trip(&pgn),
             Err(e) => assert!(!e.reason().is_empty()),
         }
     }
+}
+
+/// `pgn` written and read back: the same game and notes (plus the comment the writer adds
+/// to name a finished game's ending), and written again, the same text.
+fn check_pgn_round_trip(pgn: &PgnGame) {
+    let exported = pgn.to_pgn();
+    let again = read_pgn(&exported);
+    assert_eq!(
+        again.len(),
+        1,
+        "export of one game read as {}: {exported}",
+        again.len()
+    );
+    let Some(Ok(back)) = again.into_iter().next() else {
+        panic!("our own export does not read back: {exported}");
+    };
+    assert_eq!(back.game.history(), pgn.game.history(), "{exported}");
+    assert_eq!(back.game.fen(), pgn.game.fen());
+    assert_eq!(back.result(), pgn.result());
+    let mut expected = pgn.notes.clone();
+    let outcome = pgn.game.outcome();
+    if outcome.is_over() {
+        let ply = pgn.game.ply();
+        if expected.len() <= ply {
+            expected.resize_with(ply + 1, Notes::default);
+        }
+        let said = outcome.to_string();
+        if !expected[ply].comments.contains(&said) {
+            expected[ply].comments.push(said);
+        }
+    }
+    assert_eq!(trimmed(&back.notes), trimmed(&expected), "{exported}");
+    assert_eq!(back.to_pgn(), exported, "a second export differs");
+}
+
+/// Notes without the empty entries at the end (which the writer cannot show).
+fn trimmed(notes: &[Notes]) -> &[Notes] {
+    let len = notes
+        .iter()
+        .rposition(|n| !n.is_empty())
+        .map_or(0, |i| i + 1);
+    &notes[..len]
+}
+
+/// Checks the order and shape of what the parser reports.
+#[derive(Default)]
+struct EventCheck {
+    games: usize,
+    depth: usize,
+    last: Location,
+}
+
+impl EventCheck {
+    fn at(&mut self, at: Location) {
+        assert!(at.line >= 1 && at.column >= 1, "{at:?}");
+        assert!(at.line >= self.last.line, "{at:?} after {:?}", self.last);
+        self.last = at;
+    }
+}
+
+impl Visitor for EventCheck {
+    type Output = ();
+    fn begin_game(&mut self, number: usize) {
+        self.games += 1;
+        assert_eq!(number, self.games);
+        assert_eq!(self.depth, 0);
+    }
+    fn tag(&mut self, name: &str, _value: &str, at: Location) {
+        assert!(!name.is_empty());
+        self.at(at);
+    }
+    fn san(&mut self, text: &str, at: Location) {
+        assert!(!text.is_empty() && !text.ends_with(['!', '?']), "{text:?}");
+        self.at(at);
+    }
+    fn nag(&mut self, _nag: u8, at: Location) {
+        self.at(at);
+    }
+    fn comment(&mut self, text: &str, at: Location) {
+        assert!(!text.contains('}') || !text.contains('\n'), "{text:?}");
+        self.at(at);
+    }
+    fn begin_variation(&mut self, at: Location) {
+        self.depth += 1;
+        self.at(at);
+    }
+    fn end_variation(&mut self, at: Location) {
+        assert!(self.depth > 0, "a variation closed that was not open");
+        self.depth -= 1;
+        self.at(at);
+    }
+    fn result(&mut self, marker: &str, at: Location) {
+        assert_eq!(self.depth, 0, "result {marker} inside a variation");
+        self.at(at);
+    }
+    fn error(&mut self, error: SyntaxError) {
+        assert!(!error.to_string().is_empty());
+        // An unclosed comment or variation is reported where it opened, earlier.
+        assert!(error.at.line >= 1 && error.at.column >= 1);
+    }
+    fn end_game(&mut self) {
+        assert_eq!(self.depth, 0, "variations left open");
+    }
+}
+
+fn check_pgn_events(data: &[u8]) {
+    let mut parser = PgnParser::new(data);
+    let mut check = EventCheck::default();
+    while let Ok(Some(())) = parser.read_game(&mut check) {}
+    assert_eq!(parser.games(), check.games);
 }
 
 /// Positions the SAN target plays its text in, chosen by the first input byte.

@@ -11,6 +11,9 @@
 //! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
 //! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP.
 //! - [`uci`]: the UCI command parser and loop.
+//! - Feature `serde`: serde support for squares, moves, positions, outcomes and games (as
+//!   square names, UCI, FEN and start position plus moves).
+//! - `tune` (feature `tune`, on by default through `cli`): self-play data and the Texel tuner.
 //!
 //! ```
 //! use ferrum::core::{perft, Position};
@@ -28,8 +31,15 @@ pub mod core;
 pub mod eval;
 pub mod rules;
 pub mod search;
+// Training tools, not needed to play or referee chess; they bring rayon (feature `tune`).
+#[cfg(feature = "tune")]
 pub mod tune;
 pub mod uci;
+
+// Serialize and Deserialize impls; the module is private, its one public type is re-exported
+// by `core`.
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 pub use rules::{Game, MoveError, Outcome, SharedGame};
 

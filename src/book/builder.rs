@@ -321,8 +321,23 @@ impl BookBuilder {
     /// assert_eq!(b.finish().entries().len(), 2);
     /// ```
     pub fn add_pgn(&mut self, text: &str) -> PgnAdded {
+        self.add_pgn_stream(text.as_bytes())
+    }
+
+    /// [`BookBuilder::add_pgn`] for a PGN file of any size, read from `input` one game at a
+    /// time (see [`PgnStream`](crate::rules::PgnStream)).
+    ///
+    /// ```
+    /// use ferrum::book::{BookBuilder, BuildOptions};
+    /// let mut b = BookBuilder::new(BuildOptions::default());
+    /// let pgn = "[Result \"1/2-1/2\"]\n\n1. d4 {[%clk 0:03:00]} d5 (1... Nf6) 1/2-1/2\n";
+    /// assert_eq!(b.add_pgn_stream(pgn.as_bytes()).games, 1);
+    /// assert_eq!(b.finish().entries().len(), 2); // the variation is not a move played
+    /// ```
+    pub fn add_pgn_stream<R: std::io::BufRead>(&mut self, input: R) -> PgnAdded {
         let mut added = PgnAdded::default();
-        for (i, read) in crate::rules::PgnReader::new(text).enumerate() {
+        let games = crate::rules::PgnStream::new(input).without_notes();
+        for (i, read) in games.enumerate() {
             let pgn = match read {
                 Ok(pgn) if pgn.game.is_chess960() => {
                     added

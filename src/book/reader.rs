@@ -105,7 +105,7 @@ impl fmt::Debug for Book {
 /// The default book, built from `book/ferrum.pgn` and embedded in the library.
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../book/ferrum.bin");
 
-static EMBEDDED: once_cell::sync::Lazy<Book> = once_cell::sync::Lazy::new(|| {
+static EMBEDDED: std::sync::LazyLock<Book> = std::sync::LazyLock::new(|| {
     // The embedded file is checked by the tests; were it ever invalid, an empty book is the
     // safe answer (the engine then simply searches).
     Book::from_static(EMBEDDED_BYTES).unwrap_or_default()

@@ -15,6 +15,8 @@ pub mod position;
 pub mod square;
 pub mod zobrist;
 
+#[cfg(feature = "serde")]
+pub use crate::serde_impls::MoveSeed;
 pub use bitboard::Bitboard;
 pub use castling::{CastleSide, Castling, CastlingRights};
 pub use fen::{FenError, STARTPOS};

@@ -1,6 +1,6 @@
 //! Perft: counting the leaves of the legal move tree, the proof that move generation is exact.
 
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::mv::Move;
 use super::position::Position;
@@ -29,13 +29,15 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Perft per root move (the "divide"), in generation order. With `threads` above 1 the root
-/// moves are shared out over a rayon pool of that many threads.
+/// moves are shared out over that many scoped threads, each taking the next move not yet
+/// counted (so one deep subtree does not leave the other threads idle).
 ///
 /// ```
 /// use ferrum::core::{divide, Position};
 /// let split = divide(&Position::startpos(), 2, 1);
 /// assert_eq!(split.len(), 20);
 /// assert!(split.iter().all(|&(_, n)| n == 20));
+/// assert_eq!(divide(&Position::startpos(), 3, 2), divide(&Position::startpos(), 3, 1));
 /// ```
 pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     if depth == 0 {
@@ -45,15 +47,34 @@ pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     let count = |m: Move| {
         let mut p = pos.clone();
         p.make(m);
-        (m, perft(&mut p, depth - 1))
+        perft(&mut p, depth - 1)
     };
+    let threads = threads.min(moves.len());
     if threads <= 1 {
-        return moves.into_iter().map(count).collect();
+        return moves.iter().map(|&m| (m, count(m))).collect();
     }
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| moves.par_iter().map(|&m| count(m)).collect()),
-        Err(_) => moves.into_iter().map(count).collect(),
-    }
+    // std's scoped threads instead of a thread pool: the library needs no dependency for this.
+    let next = AtomicUsize::new(0);
+    let mut counted: Vec<(usize, u64)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&m) = moves.get(i) else { break mine };
+                        mine.push((i, count(m)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    counted.sort_unstable_by_key(|&(i, _)| i);
+    counted.into_iter().map(|(i, n)| (moves[i], n)).collect()
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 use std::fmt;
 use std::ops::Not;
 
-/// A side: White or Black.
+/// A side: White or Black. With the `serde` feature it is the string `"white"` or `"black"`.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[repr(u8)]
 pub enum Color {
     /// The side that moves first.

@@ -726,9 +726,21 @@ impl Game {
             .first()
             .copied()
             .ok_or(GameError::NoDrawToClaim)?;
-        let outcome = claim.outcome();
-        self.decision = Some(outcome);
-        Ok(outcome)
+        self.claim(claim)
+    }
+
+    /// Ends the game by the draw `claim` when it can be claimed now (a stored game's claim is
+    /// replayed exactly, even where the other claim was possible too).
+    pub(crate) fn claim(&mut self, claim: DrawClaim) -> Result<Outcome, GameError> {
+        let outcome = self.outcome();
+        if outcome.is_over() {
+            return Err(GameError::GameOver { outcome });
+        }
+        if !self.claimable_draws().contains(&claim) {
+            return Err(GameError::NoDrawToClaim);
+        }
+        self.decision = Some(claim.outcome());
+        Ok(claim.outcome())
     }
 
     /// `color` resigns (on either side's turn); refused when the game is already over.

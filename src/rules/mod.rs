@@ -6,7 +6,9 @@
 //!   a person understands; the game is unchanged after any refusal.
 //! - [`Outcome`] and [`DrawClaim`]: checkmate, stalemate, insufficient material, repetition
 //!   and move-count rules, resignation, agreement.
-//! - [`san()`](san::san): Standard Algebraic Notation out; PGN out ([`write_pgn`]) and in ([`read_pgn`]).
+//! - [`san()`](san::san): Standard Algebraic Notation out; PGN out ([`write_pgn`]) and in
+//!   ([`read_pgn`], [`PgnStream`]) with comments, NAGs and variations ([`Notes`]); a streaming
+//!   PGN reader for any use ([`pgn::PgnParser`] and its [`pgn::Visitor`]).
 //! - [`referee`]: the verdict on every game of a PGN file (what `ferrum pgn` prints).
 //! - [`SharedGame`]: one game shared by threads for online play, refusing stale moves.
 //! - [`PipeCommand`] and [`answer`]: the same API as one-line commands beside UCI.
@@ -44,7 +46,8 @@ pub use error::{CastlingRefusal, GameError, MoveError, MoveErrorKind};
 pub use game::Game;
 pub use outcome::{DrawClaim, Outcome};
 pub use pgn::{
-    read_pgn, write_pgn, PgnError, PgnErrorKind, PgnGame, PgnReader, PgnStream, SEVEN_TAG_ROSTER,
+    read_pgn, write_pgn, Notes, PgnError, PgnErrorKind, PgnGame, PgnReader, PgnStream,
+    SEVEN_TAG_ROSTER,
 };
 pub use pipe::{answer, PipeCommand};
 pub use report::{referee, referee_stream, GameReport, ReportError};

@@ -25,7 +25,13 @@ use crate::core::Color;
 /// assert_eq!(game.outcome().name(), "checkmate");
 /// assert_eq!(game.outcome().result(), "0-1");
 /// ```
+///
+/// With the `serde` feature an outcome is an object whose `outcome` key holds
+/// [`Outcome::name`], with `winner` (`"white"` or `"black"`) when there is one:
+/// `{"outcome":"checkmate","winner":"black"}`, `{"outcome":"stalemate"}`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "outcome", rename_all = "snake_case"))]
 pub enum Outcome {
     /// The game goes on.
     Ongoing,
@@ -181,7 +187,11 @@ impl fmt::Display for Outcome {
 /// use ferrum::rules::DrawClaim;
 /// assert_eq!(DrawClaim::FiftyMoves.name(), "fifty_moves");
 /// ```
+///
+/// With the `serde` feature a claim is its [`DrawClaim::name`] as a string.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum DrawClaim {
     /// The current position has arisen at least three times.
     ThreefoldRepetition,

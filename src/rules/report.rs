@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::core::Color;
 
 use super::outcome::{DrawClaim, Outcome};
-use super::pgn::{PgnError, PgnGame, PgnReader};
+use super::pgn::{PgnError, PgnGame};
 
 /// What the rules say about one game of a PGN file.
 ///
@@ -194,9 +194,7 @@ impl GameReport {
 /// assert_eq!(reports[2].plies, 1);
 /// ```
 pub fn referee(text: &str) -> impl Iterator<Item = GameReport> + '_ {
-    PgnReader::new(text)
-        .enumerate()
-        .map(|(i, read)| GameReport::from_read(read, i + 1))
+    referee_stream(text.as_bytes())
 }
 
 /// [`referee`] over a PGN file of any size, read from `input` one game at a time
@@ -210,7 +208,9 @@ pub fn referee(text: &str) -> impl Iterator<Item = GameReport> + '_ {
 /// assert_eq!(reports[1].error.as_ref().unwrap().ply, Some(3));
 /// ```
 pub fn referee_stream<R: std::io::BufRead>(input: R) -> impl Iterator<Item = GameReport> {
+    // A verdict needs the moves only: the notes are not kept.
     super::PgnStream::new(input)
+        .without_notes()
         .enumerate()
         .map(|(i, read)| GameReport::from_read(read, i + 1))
 }

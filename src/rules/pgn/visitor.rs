@@ -1,0 +1,752 @@
+//! A streaming PGN reader ([`PgnParser`]) that tells a [`Visitor`] what it reads: tags, moves,
+//! comments, NAGs, variations and results, one game at a time, from any [`BufRead`]. It checks
+//! the syntax only; what the moves mean is the visitor's business (the rules' own visitor plays
+//! them through [`Game`](crate::rules::Game), see [`PgnStream`](super::PgnStream)).
+//!
+//! ```
+//! use ferrum::rules::pgn::{Location, PgnParser, Visitor};
+//!
+//! /// Counts moves and collects clock comments.
+//! #[derive(Default)]
+//! struct Clocks { moves: usize, clocks: Vec<String> }
+//!
+//! impl Visitor for Clocks {
+//!     type Output = (usize, Vec<String>);
+//!     fn san(&mut self, _text: &str, _at: Location) {
+//!         self.moves += 1;
+//!     }
+//!     fn comment(&mut self, text: &str, _at: Location) {
+//!         for (name, args) in ferrum::rules::pgn::comment_commands(text) {
+//!             if name == "clk" {
+//!                 self.clocks.push(args.to_string());
+//!             }
+//!         }
+//!     }
+//!     fn end_game(&mut self) -> Self::Output {
+//!         (std::mem::take(&mut self.moves), std::mem::take(&mut self.clocks))
+//!     }
+//! }
+//!
+//! let pgn = "[Event \"x\"]\n\n1. e4 { [%clk 0:03:00] [%eval 0.17] } e5 { [%clk 0:02:59] } *\n";
+//! let mut parser = PgnParser::new(pgn.as_bytes());
+//! let (moves, clocks) = parser.read_game(&mut Clocks::default()).unwrap().unwrap();
+//! assert_eq!((moves, clocks), (2, vec!["0:03:00".to_string(), "0:02:59".to_string()]));
+//! assert!(parser.read_game(&mut Clocks::default()).unwrap().is_none());
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::{self, BufRead};
+
+/// Where something is in the input: line and column, both counted from 1 (the column in
+/// characters).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column, from 1, in characters.
+    pub column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}", self.line, self.column)
+    }
+}
+
+/// What is wrong with the text of a PGN file (see [`SyntaxError`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SyntaxErrorKind {
+    /// A `[` that does not start a `[Name "value"]` tag pair; holds the rest of its line.
+    BadTag(String),
+    /// A `{` comment still open at the end of the input.
+    UnclosedComment,
+    /// A `}` outside a comment.
+    UnmatchedBrace,
+    /// A `)` without a variation to close.
+    UnmatchedParenthesis,
+    /// A `(` variation still open when its game ended.
+    UnclosedVariation,
+    /// A `$` without a number from 0 to 255, or a run of `!`/`?` that is no annotation.
+    BadNag(String),
+    /// A `[%` in a comment without a command name or its closing `]` (as in `[%clk 0:03:00]`).
+    BadCommand(String),
+    /// A game result inside a variation.
+    ResultInVariation(String),
+    /// A `"` or `]` outside a tag pair.
+    Unexpected(char),
+}
+
+impl fmt::Display for SyntaxErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyntaxErrorKind::BadTag(t) => write!(f, "not a tag pair: {t}"),
+            SyntaxErrorKind::UnclosedComment => {
+                f.write_str("a comment opened here is never closed")
+            }
+            SyntaxErrorKind::UnmatchedBrace => f.write_str("a } outside a comment"),
+            SyntaxErrorKind::UnmatchedParenthesis => {
+                f.write_str("a ) without a variation to close")
+            }
+            SyntaxErrorKind::UnclosedVariation => {
+                f.write_str("a variation opened here is still open at the end of the game")
+            }
+            SyntaxErrorKind::BadNag(t) => {
+                write!(f, "{t} is not a NAG ($0 to $255, !, ?, !!, ??, !? or ?!)")
+            }
+            SyntaxErrorKind::BadCommand(t) => {
+                write!(f, "{t} is not a comment command like [%clk 0:03:00]")
+            }
+            SyntaxErrorKind::ResultInVariation(t) => write!(f, "a result ({t}) inside a variation"),
+            SyntaxErrorKind::Unexpected(c) => write!(f, "a {c} outside a tag pair"),
+        }
+    }
+}
+
+/// A syntax error and where it is. The parser reports it to [`Visitor::error`] and reads on:
+/// the rest of the game and the following games are read as well as they can be.
+///
+/// ```
+/// use ferrum::rules::pgn::{Location, SyntaxError, SyntaxErrorKind};
+/// let e = SyntaxError { kind: SyntaxErrorKind::UnmatchedParenthesis, at: Location { line: 3, column: 9 } };
+/// assert_eq!(e.to_string(), "line 3, column 9: a ) without a variation to close");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// What is wrong.
+    pub kind: SyntaxErrorKind,
+    /// Where: the first character of the faulty text (the opening `{` or `(` of one never
+    /// closed).
+    pub at: Location,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.at, self.kind)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// What a [`PgnParser`] reports, in the order of the text. Every method but
+/// [`end_game`](Visitor::end_game) does nothing by default.
+///
+/// For each game: [`begin_game`](Visitor::begin_game), then tags, moves, comments, NAGs,
+/// variations and errors as they come, then [`end_game`](Visitor::end_game), whose value
+/// [`PgnParser::read_game`] returns. Variations are always balanced: one left open when the
+/// game ends is reported as an error and closed.
+pub trait Visitor {
+    /// What the visitor makes of one game.
+    type Output;
+
+    /// A game starts; `number` counts the games of the input from 1.
+    fn begin_game(&mut self, number: usize) {
+        let _ = number;
+    }
+
+    /// A tag pair `[name "value"]`, the value unescaped.
+    fn tag(&mut self, name: &str, value: &str, at: Location) {
+        let _ = (name, value, at);
+    }
+
+    /// A move as written, without its move number and `!`/`?` marks (those come as a NAG).
+    /// The parser does not check it: it may be any word that is not something else.
+    fn san(&mut self, text: &str, at: Location) {
+        let _ = (text, at);
+    }
+
+    /// A Numeric Annotation Glyph: `$n`, or `!` (1), `?` (2), `!!` (3), `??` (4), `!?` (5),
+    /// `?!` (6) after a move.
+    fn nag(&mut self, nag: u8, at: Location) {
+        let _ = (nag, at);
+    }
+
+    /// A comment: the text between `{` and `}` as it is (line breaks included), or after `;`
+    /// to the end of its line.
+    fn comment(&mut self, text: &str, at: Location) {
+        let _ = (text, at);
+    }
+
+    /// A `(` variation starts: the moves up to its end replace the last move before it.
+    fn begin_variation(&mut self, at: Location) {
+        let _ = at;
+    }
+
+    /// The innermost variation ends.
+    fn end_variation(&mut self, at: Location) {
+        let _ = at;
+    }
+
+    /// The game's termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`. The game ends with it.
+    fn result(&mut self, marker: &str, at: Location) {
+        let _ = (marker, at);
+    }
+
+    /// A syntax error; reading goes on.
+    fn error(&mut self, error: SyntaxError) {
+        let _ = error;
+    }
+
+    /// The game has ended: at its result, before the next game's first tag, or at the end of
+    /// the input.
+    fn end_game(&mut self) -> Self::Output;
+}
+
+/// Reads the games of a PGN file from any [`BufRead`], one line in memory at a time (a comment
+/// that spans lines is kept whole), and reports each to a [`Visitor`]. Bytes that are not UTF-8
+/// (old Latin-1 files) are read lossily; a byte-order mark at the start is skipped; lines
+/// starting with `%` are escape lines and skipped.
+///
+/// A game ends at its result, or where the next game's tags start, or at the end of the input.
+/// Comments and NAGs before a game's first tag belong to no game and are not reported.
+pub struct PgnParser<R> {
+    input: R,
+    /// The current line, without its line break.
+    line: String,
+    /// Whether `line` is ASCII (then a column is a byte offset plus one).
+    ascii: bool,
+    /// The next byte of `line` to read.
+    pos: usize,
+    line_no: usize,
+    games: usize,
+    /// A reused buffer for comments that span lines.
+    long_comment: String,
+}
+
+/// What a game being read has seen so far.
+#[derive(Default)]
+struct GameState {
+    begun: bool,
+    /// A move, result or variation has been read: a tag now starts the next game.
+    movetext: bool,
+    /// Where each open variation started.
+    open: Vec<Location>,
+    /// Comments and NAGs read before anything showed that a game has started.
+    pending: Vec<(Pending, Location)>,
+}
+
+enum Pending {
+    Comment(String),
+    Nag(u8),
+}
+
+/// What the main loop does after a token.
+enum Next {
+    Read,
+    EndGame,
+}
+
+impl<R: BufRead> PgnParser<R> {
+    /// A parser over `input`.
+    pub fn new(input: R) -> PgnParser<R> {
+        PgnParser {
+            input,
+            line: String::new(),
+            ascii: true,
+            pos: 0,
+            line_no: 0,
+            games: 0,
+            long_comment: String::new(),
+        }
+    }
+
+    /// How many games have been read so far.
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
+    /// Reads the next game and returns what `visitor` made of it, or `None` at the end of the
+    /// input. An error reading the input is returned as it is; syntax errors are reported to
+    /// the visitor.
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
+        let mut game = GameState::default();
+        loop {
+            if self.pos >= self.line.len() {
+                if !self.next_line()? {
+                    break;
+                }
+                if self.line.starts_with('%') {
+                    self.pos = self.line.len();
+                }
+                continue;
+            }
+            let bytes = self.line.as_bytes();
+            let blanks = bytes[self.pos..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            self.pos += blanks;
+            let Some(&b) = bytes.get(self.pos) else {
+                continue;
+            };
+            if let Next::EndGame = self.token(b, &mut game, visitor)? {
+                return Ok(Some(self.finish(game, visitor)));
+            }
+        }
+        if !game.begun {
+            return Ok(None);
+        }
+        Ok(Some(self.finish(game, visitor)))
+    }
+
+    /// Reads the token starting with byte `b` at `self.pos`.
+    fn token<V: Visitor>(&mut self, b: u8, g: &mut GameState, v: &mut V) -> io::Result<Next> {
+        let at = self.at(self.pos);
+        match b {
+            b'[' if g.movetext => return Ok(Next::EndGame),
+            b'[' => self.tag(g, v, at),
+            b'{' => self.brace_comment(g, v, at)?,
+            b';' => {
+                let start = self.pos + 1;
+                self.pos = self.line.len();
+                comment(&mut self.games, &self.line[start..], g, v, at);
+            }
+            b'(' => {
+                self.pos += 1;
+                begin(&mut self.games, g, v);
+                g.movetext = true;
+                g.open.push(at);
+                v.begin_variation(at);
+            }
+            b')' => {
+                self.pos += 1;
+                begin(&mut self.games, g, v);
+                match g.open.pop() {
+                    Some(_) => v.end_variation(at),
+                    None => error(v, SyntaxErrorKind::UnmatchedParenthesis, at),
+                }
+            }
+            b'$' => self.dollar_nag(g, v, at),
+            b'}' | b'"' | b']' => {
+                self.pos += 1;
+                begin(&mut self.games, g, v);
+                let kind = match b {
+                    b'}' => SyntaxErrorKind::UnmatchedBrace,
+                    _ => SyntaxErrorKind::Unexpected(b as char),
+                };
+                error(v, kind, at);
+            }
+            _ => return Ok(self.symbol(g, v)),
+        }
+        Ok(Next::Read)
+    }
+
+    /// Reads the next line into `self.line`; false at the end of the input. The line's buffer
+    /// is reused and a UTF-8 line is not copied.
+    fn next_line(&mut self) -> io::Result<bool> {
+        let mut raw = std::mem::take(&mut self.line).into_bytes();
+        raw.clear();
+        self.pos = 0;
+        if self.input.read_until(b'\n', &mut raw)? == 0 {
+            return Ok(false);
+        }
+        self.line_no += 1;
+        for end in [b'\n', b'\r'] {
+            if raw.last() == Some(&end) {
+                raw.pop();
+            }
+        }
+        // A byte-order mark is not part of the text.
+        if self.line_no == 1 && raw.starts_with(b"\xef\xbb\xbf") {
+            raw.drain(..3);
+        }
+        self.line = match String::from_utf8(raw) {
+            Ok(line) => line,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
+        self.ascii = self.line.is_ascii();
+        Ok(true)
+    }
+
+    /// The location of byte `pos` of the current line.
+    fn at(&self, pos: usize) -> Location {
+        let column = if self.ascii {
+            pos + 1
+        } else {
+            self.line.get(..pos).map_or(pos, |s| s.chars().count()) + 1
+        };
+        Location {
+            line: self.line_no,
+            column,
+        }
+    }
+
+    fn tag<V: Visitor>(&mut self, g: &mut GameState, v: &mut V, at: Location) {
+        // Comments before a game's first tag belong to no game.
+        if !g.begun {
+            g.pending.clear();
+        }
+        begin(&mut self.games, g, v);
+        let start = self.pos;
+        match parse_tag(&self.line[start..]) {
+            Some((name, value, len)) => {
+                self.pos = start + len;
+                v.tag(name, &value, at);
+            }
+            None => {
+                self.pos = self.line.len();
+                let text = self.line[start..].trim().to_string();
+                error(v, SyntaxErrorKind::BadTag(text), at);
+            }
+        }
+    }
+
+    fn brace_comment<V: Visitor>(
+        &mut self,
+        g: &mut GameState,
+        v: &mut V,
+        at: Location,
+    ) -> io::Result<()> {
+        let start = self.pos + 1;
+        if let Some(i) = self.line[start..].find('}') {
+            self.pos = start + i + 1;
+            comment(&mut self.games, &self.line[start..start + i], g, v, at);
+            return Ok(());
+        }
+        let mut text = std::mem::take(&mut self.long_comment);
+        text.clear();
+        text.push_str(&self.line[start..]);
+        let mut closed = false;
+        // Lines inside a comment are text, `%` at their start included.
+        while self.next_line()? {
+            text.push('\n');
+            if let Some(i) = self.line.find('}') {
+                text.push_str(&self.line[..i]);
+                self.pos = i + 1;
+                closed = true;
+                break;
+            }
+            text.push_str(&self.line);
+        }
+        if !closed {
+            begin(&mut self.games, g, v);
+            error(v, SyntaxErrorKind::UnclosedComment, at);
+        }
+        comment(&mut self.games, &text, g, v, at);
+        self.long_comment = text;
+        Ok(())
+    }
+
+    fn nag<V: Visitor>(&mut self, nag: u8, g: &mut GameState, v: &mut V, at: Location) {
+        if g.begun {
+            v.nag(nag, at);
+        } else {
+            g.pending.push((Pending::Nag(nag), at));
+        }
+    }
+
+    fn dollar_nag<V: Visitor>(&mut self, g: &mut GameState, v: &mut V, at: Location) {
+        let start = self.pos;
+        self.pos += 1;
+        let digits = self.line.as_bytes()[self.pos..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        self.pos += digits;
+        match self.line[start + 1..self.pos].parse::<u8>() {
+            Ok(nag) => self.nag(nag, g, v, at),
+            Err(_) => {
+                begin(&mut self.games, g, v);
+                let text = self.line[start..self.pos].to_string();
+                error(v, SyntaxErrorKind::BadNag(text), at);
+            }
+        }
+    }
+
+    /// A word of movetext: a result, a move (with its number and marks), or a mark alone.
+    fn symbol<V: Visitor>(&mut self, g: &mut GameState, v: &mut V) -> Next {
+        let start = self.pos;
+        let len = self.line.as_bytes()[start..]
+            .iter()
+            .take_while(|&&c| !ENDS_WORD[usize::from(c)])
+            .count();
+        self.pos = start + len;
+        begin(&mut self.games, g, v);
+        g.movetext = true;
+        let token = &self.line[start..self.pos];
+        if is_result(token) {
+            let at = self.at(start);
+            if g.open.is_empty() {
+                v.result(token, at);
+                return Next::EndGame;
+            }
+            error(v, SyntaxErrorKind::ResultInVariation(token.to_string()), at);
+            return Next::Read;
+        }
+        let word = strip_move_number(token);
+        if word.is_empty() || word == "e.p." || word == "ep" {
+            return Next::Read;
+        }
+        let word_start = start + (token.len() - word.len());
+        // Bytes, not chars: `!` and `?` are ASCII, so the cut is at a character boundary.
+        let body_len = word
+            .bytes()
+            .rposition(|b| b != b'!' && b != b'?')
+            .map_or(0, |i| i + 1);
+        let body = &word[..body_len];
+        if !body.is_empty() {
+            v.san(body, self.at(word_start));
+        }
+        let marks = &word[body.len()..];
+        if !marks.is_empty() {
+            let at = self.at(word_start + body.len());
+            match nag_of_marks(marks) {
+                Some(nag) => v.nag(nag, at),
+                None => error(v, SyntaxErrorKind::BadNag(marks.to_string()), at),
+            }
+        }
+        Next::Read
+    }
+
+    /// Ends the game: closes the variations left open, then asks the visitor for its verdict.
+    fn finish<V: Visitor>(&mut self, g: GameState, v: &mut V) -> V::Output {
+        if let Some(&first) = g.open.first() {
+            error(v, SyntaxErrorKind::UnclosedVariation, first);
+            let here = self.at(self.pos.min(self.line.len()));
+            for _ in &g.open {
+                v.end_variation(here);
+            }
+        }
+        v.end_game()
+    }
+}
+
+/// Starts the game if nothing has yet: numbers it (`games` counts the input's games) and hands
+/// over what was held back. A free function, so that it can run while a line is borrowed.
+fn begin<V: Visitor>(games: &mut usize, g: &mut GameState, v: &mut V) {
+    if g.begun {
+        return;
+    }
+    g.begun = true;
+    *games += 1;
+    v.begin_game(*games);
+    for (pending, at) in g.pending.drain(..) {
+        match pending {
+            Pending::Comment(text) => v.comment(&text, at),
+            Pending::Nag(nag) => v.nag(nag, at),
+        }
+    }
+}
+
+/// Reports a comment (held back if no game has started yet), after the malformed commands in
+/// it.
+fn comment<V: Visitor>(games: &mut usize, text: &str, g: &mut GameState, v: &mut V, at: Location) {
+    let mut bad = command_errors(text, at);
+    if let Some(first) = bad.next() {
+        begin(games, g, v);
+        v.error(first);
+        bad.for_each(|e| v.error(e));
+    }
+    if g.begun {
+        v.comment(text, at);
+    } else {
+        g.pending.push((Pending::Comment(text.to_string()), at));
+    }
+}
+
+/// The bytes that end a word of movetext: whitespace and the characters that start or end
+/// another token.
+const ENDS_WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let ends = b" \t\n\r\x0c{}()[];$\"";
+    let mut i = 0;
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+fn error<V: Visitor>(v: &mut V, kind: SyntaxErrorKind, at: Location) {
+    v.error(SyntaxError { kind, at });
+}
+
+/// `[Name "value"]` at the start of `text`: the name, the unescaped value and the length of the
+/// tag pair in bytes; `None` when it is not one.
+fn parse_tag(text: &str) -> Option<(&str, Cow<'_, str>, usize)> {
+    let bytes = text.as_bytes();
+    let skip_blanks = |mut i: usize| {
+        while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let name_start = skip_blanks(1);
+    let name_len = bytes[name_start..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let name = &text[name_start..name_start + name_len];
+    let quote = skip_blanks(name_start + name_len);
+    if name.is_empty() || bytes.get(quote) != Some(&b'"') {
+        return None;
+    }
+    let (value, after) = tag_value(&text[quote + 1..])?;
+    let close = skip_blanks(quote + 1 + after);
+    (bytes.get(close) == Some(&b']')).then_some((name, value, close + 1))
+}
+
+/// A quoted value up to its closing `"` (with `\"` and `\\` escapes): the value and the length
+/// read, closing quote included.
+fn tag_value(text: &str) -> Option<(Cow<'_, str>, usize)> {
+    let end = text.find(['"', '\\'])?;
+    if text.as_bytes()[end] == b'"' {
+        return Some((Cow::Borrowed(&text[..end]), end + 1));
+    }
+    let mut value = String::with_capacity(text.len());
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((Cow::Owned(value), i + 1)),
+            '\\' => match chars.clone().next() {
+                Some((_, e @ ('"' | '\\'))) => {
+                    chars.next();
+                    value.push(e);
+                }
+                _ => value.push('\\'),
+            },
+            c => value.push(c),
+        }
+    }
+    None
+}
+
+/// True for a termination marker.
+pub(crate) fn is_result(r: &str) -> bool {
+    matches!(r, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// `12.e4` → `e4`, `12...` → ``, `e4` → `e4`; `0-0`, `1-0` are left alone. Repeated
+/// (`1.2.e4` → `e4`), so that a move read never looks like a move number with a move.
+fn strip_move_number(mut s: &str) -> &str {
+    loop {
+        let digits = s.bytes().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 || s.as_bytes().get(digits) != Some(&b'.') {
+            return s;
+        }
+        s = s[digits..].trim_start_matches('.');
+    }
+}
+
+/// The NAG of a traditional move mark.
+fn nag_of_marks(marks: &str) -> Option<u8> {
+    Some(match marks {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        _ => return None,
+    })
+}
+
+/// The commands embedded in a comment, `[%name args]`, as `(name, args)` with the arguments
+/// trimmed (`[%clk 0:03:00]` is `("clk", "0:03:00")`); malformed ones are left out (the parser
+/// reports them as [`SyntaxErrorKind::BadCommand`]).
+///
+/// ```
+/// use ferrum::rules::pgn::comment_commands;
+/// let found: Vec<_> = comment_commands(" [%clk 0:03:00] [%eval 0.17] good move").collect();
+/// assert_eq!(found, [("clk", "0:03:00"), ("eval", "0.17")]);
+/// ```
+pub fn comment_commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    command_starts(text).filter_map(|i| {
+        let (name, len) = command_at(text, i)?;
+        Some((name, text[i + 2 + name.len()..i + len - 1].trim()))
+    })
+}
+
+/// The byte offset of each `[%` in `text`. A plain byte loop: exported games comment every
+/// move, and on such short texts it is quicker than a search that has to be set up each time.
+fn command_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while let Some(pair) = bytes.get(i..i + 2) {
+            i += 1;
+            if pair == b"[%" {
+                return Some(i - 1);
+            }
+        }
+        None
+    })
+}
+
+/// The well-formed command starting at byte `i` (`[%`): its name and its length up to and
+/// including its `]`, which must come before any other `[`.
+fn command_at(text: &str, i: usize) -> Option<(&str, usize)> {
+    let rest = &text[i + 2..];
+    let name_len = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let end = rest.bytes().position(|b| b == b']' || b == b'[')?;
+    (name_len > 0 && rest.as_bytes()[end] == b']').then(|| (&rest[..name_len], end + 3))
+}
+
+/// The malformed commands of the comment `text` that opened at `at`, located in the file.
+fn command_errors(text: &str, at: Location) -> impl Iterator<Item = SyntaxError> + '_ {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let start = next_bad_command(bytes, &mut i)?;
+        let snippet: String = text[start..]
+            .chars()
+            .take(16)
+            .take_while(|&c| c != '\n')
+            .collect();
+        Some(SyntaxError {
+            kind: SyntaxErrorKind::BadCommand(snippet),
+            at: location_in(text, start, at),
+        })
+    })
+}
+
+/// The offset of the next malformed `[%` command from byte `*i` on (the rules of
+/// [`command_at`] in one pass over the bytes, as every comment is checked); `*i` is left where
+/// the scan stopped.
+fn next_bad_command(bytes: &[u8], i: &mut usize) -> Option<usize> {
+    let n = bytes.len();
+    while *i + 1 < n {
+        if bytes[*i] != b'[' || bytes[*i + 1] != b'%' {
+            *i += 1;
+            continue;
+        }
+        let start = *i;
+        *i += 2;
+        let name_start = *i;
+        while *i < n && (bytes[*i].is_ascii_alphanumeric() || bytes[*i] == b'_') {
+            *i += 1;
+        }
+        let named = *i > name_start;
+        while *i < n && bytes[*i] != b']' && bytes[*i] != b'[' {
+            *i += 1;
+        }
+        if named && bytes.get(*i) == Some(&b']') {
+            *i += 1;
+        } else {
+            return Some(start);
+        }
+    }
+    None
+}
+
+/// Where byte `offset` of a comment's text is, the comment's `{` being at `open`.
+fn location_in(text: &str, offset: usize, open: Location) -> Location {
+    let before = &text[..offset];
+    match before.rfind('\n') {
+        None => Location {
+            line: open.line,
+            column: open.column + 1 + before.chars().count(),
+        },
+        Some(nl) => Location {
+            line: open.line + before.matches('\n').count(),
+            column: before[nl + 1..].chars().count() + 1,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;

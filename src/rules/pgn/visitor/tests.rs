@@ -1,0 +1,211 @@
+//! The parser's events and errors, token by token.
+
+use super::*;
+
+/// Writes down every event as a short string.
+#[derive(Default)]
+struct Log(Vec<String>);
+
+impl Visitor for Log {
+    type Output = Vec<String>;
+    fn begin_game(&mut self, number: usize) {
+        self.0.push(format!("game {number}"));
+    }
+    fn tag(&mut self, name: &str, value: &str, _at: Location) {
+        self.0.push(format!("tag {name}={value}"));
+    }
+    fn san(&mut self, text: &str, at: Location) {
+        self.0
+            .push(format!("move {text}@{}:{}", at.line, at.column));
+    }
+    fn nag(&mut self, nag: u8, _at: Location) {
+        self.0.push(format!("nag {nag}"));
+    }
+    fn comment(&mut self, text: &str, _at: Location) {
+        self.0.push(format!("comment {text:?}"));
+    }
+    fn begin_variation(&mut self, _at: Location) {
+        self.0.push("(".to_string());
+    }
+    fn end_variation(&mut self, _at: Location) {
+        self.0.push(")".to_string());
+    }
+    fn result(&mut self, marker: &str, _at: Location) {
+        self.0.push(format!("result {marker}"));
+    }
+    fn error(&mut self, error: SyntaxError) {
+        self.0.push(format!("error {error}"));
+    }
+    fn end_game(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+fn games(text: &str) -> Vec<Vec<String>> {
+    let mut parser = PgnParser::new(text.as_bytes());
+    let mut out = Vec::new();
+    while let Some(events) = parser
+        .read_game(&mut Log::default())
+        .expect("reading a slice")
+    {
+        out.push(events);
+    }
+    out
+}
+
+#[test]
+fn every_kind_of_token_in_order() {
+    let text = "[Event \"a \\\"b\\\"\"]\n\n1. e4 $1 {c1} ; rest\n1... e5!? (1... c5 (1... e6) 2. Nf3) 2.Nf3 1-0\n";
+    assert_eq!(
+        games(text),
+        [[
+            "game 1",
+            "tag Event=a \"b\"",
+            "move e4@3:4",
+            "nag 1",
+            "comment \"c1\"",
+            "comment \" rest\"",
+            "move e5@4:6",
+            "nag 5",
+            "(",
+            "move c5@4:17",
+            "(",
+            "move e6@4:26",
+            ")",
+            "move Nf3@4:33",
+            ")",
+            "move Nf3@4:40",
+            "result 1-0",
+        ]]
+    );
+}
+
+#[test]
+fn games_end_at_results_and_at_the_next_tags() {
+    let text = "{file header}\n[A \"1\"]\n{c} [B \"2\"]\n1. e4\n[A \"3\"]\n1. d4 * {after} 1. c4";
+    let read = games(text);
+    assert_eq!(read.len(), 3);
+    // The comment before the first tag belongs to no game; one among the tags does.
+    assert_eq!(
+        read[0][..4],
+        ["game 1", "tag A=1", "comment \"c\"", "tag B=2"]
+    );
+    assert_eq!(read[1].last().map(String::as_str), Some("result *"));
+    // A game without tags keeps the comment before its first move.
+    assert_eq!(
+        read[2][..3],
+        ["game 3", "comment \"after\"", "move c4@6:20"]
+    );
+}
+
+#[test]
+fn comments_span_lines_and_keep_escape_like_lines() {
+    let text = "1. e4 {one\n% not an escape\ntwo} e5 *\n% an escape line {\n";
+    assert_eq!(
+        games(text),
+        [[
+            "game 1",
+            "move e4@1:4",
+            "comment \"one\\n% not an escape\\ntwo\"",
+            "move e5@3:6",
+            "result *",
+        ]]
+    );
+}
+
+/// The errors of `text`, as text.
+fn errors(text: &str) -> Vec<String> {
+    games(text)
+        .concat()
+        .into_iter()
+        .filter(|e| e.starts_with("error"))
+        .collect()
+}
+
+#[test]
+fn malformed_annotations_name_line_and_column() {
+    let cases = [
+        (
+            "1. e4 {never closed\n\n",
+            "error line 1, column 7: a comment opened here is never closed",
+        ),
+        (
+            "1. e4 e5 ) *",
+            "error line 1, column 10: a ) without a variation to close",
+        ),
+        (
+            "1. e4\n  (1. d4 d5",
+            "error line 2, column 3: a variation opened here is still open at the end of the game",
+        ),
+        ("1. e4 } *", "error line 1, column 7: a } outside a comment"),
+        (
+            "1. e4 $300 *",
+            "error line 1, column 7: $300 is not a NAG ($0 to $255, !, ?, !!, ??, !? or ?!)",
+        ),
+        (
+            "1. e4 $ *",
+            "error line 1, column 7: $ is not a NAG ($0 to $255, !, ?, !!, ??, !? or ?!)",
+        ),
+        (
+            "1. e4!!! *",
+            "error line 1, column 6: !!! is not a NAG ($0 to $255, !, ?, !!, ??, !? or ?!)",
+        ),
+        (
+            "1. e4 (1. d4 1-0) *",
+            "error line 1, column 14: a result (1-0) inside a variation",
+        ),
+        (
+            "[Event \"x]\n1. e4 *",
+            "error line 1, column 1: not a tag pair: [Event \"x]",
+        ),
+        (
+            "1. e4 {ok [%clk 0:03:00] [%eval} *",
+            "error line 1, column 26: [%eval is not a comment command like [%clk 0:03:00]",
+        ),
+        (
+            "1. e4 {a\nb [%] c} *",
+            "error line 2, column 3: [%] c is not a comment command like [%clk 0:03:00]",
+        ),
+        (
+            "1. é4 \" *",
+            "error line 1, column 7: a \" outside a tag pair",
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(errors(text), [expected], "{text:?}");
+    }
+}
+
+#[test]
+fn an_unclosed_variation_is_closed_for_the_visitor() {
+    let read = games("1. e4 (1. d4 (1. c4 *");
+    let opened = read[0].iter().filter(|e| *e == "(").count();
+    let closed = read[0].iter().filter(|e| *e == ")").count();
+    assert_eq!((opened, closed), (2, 2), "{:?}", read[0]);
+}
+
+#[test]
+fn only_comments_make_no_game() {
+    assert!(games("{nothing} $1 ; here\n\n").is_empty());
+    assert!(games("").is_empty());
+    // A malformed comment is worth reporting: it starts a game.
+    assert_eq!(games("{[%clk}").len(), 1);
+}
+
+#[test]
+fn clock_and_eval_commands() {
+    let found: Vec<_> = comment_commands("[%clk 0:03:00][%eval #-3] [%bad").collect();
+    assert_eq!(found, [("clk", "0:03:00"), ("eval", "#-3")]);
+}
+
+#[test]
+fn latin1_bytes_and_a_byte_order_mark_are_read() {
+    let mut bytes = b"\xef\xbb\xbf[White \"Caf\xe9\"]\n1. e4 *\n".to_vec();
+    let mut parser = PgnParser::new(bytes.as_slice());
+    let events = parser
+        .read_game(&mut Log::default())
+        .expect("slice")
+        .expect("a game");
+    assert_eq!(events[1], "tag White=Caf\u{fffd}");
+    bytes.clear();
+}
