@@ -9,6 +9,7 @@
 //! - [`book`]: Polyglot opening books (keys, probing, writing, building) and Ferrum's
 //!   embedded default book.
 //! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
+//! - [`tb`]: Syzygy endgame tablebases (WDL and DTZ probes).
 //! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP.
 //! - [`uci`]: the UCI command parser and loop.
 //!
@@ -28,6 +29,7 @@ pub mod core;
 pub mod eval;
 pub mod rules;
 pub mod search;
+pub mod tb;
 pub mod tune;
 pub mod uci;
 
