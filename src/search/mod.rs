@@ -19,6 +19,7 @@ mod bench;
 mod engine;
 mod ordering;
 mod see;
+mod tb;
 mod time;
 mod tt;
 mod worker;
@@ -32,6 +33,7 @@ pub use bench::{bench, BenchResult, BENCH_DEPTH, BENCH_FENS};
 pub use engine::Engine;
 pub(crate) use engine::SEARCH_STACK_BYTES;
 pub use see::see_ge;
+pub use tb::{TbConfig, TB_WIN, TB_WIN_BOUND};
 pub use time::Budget;
 pub use tt::{Bound, Entry, TranspositionTable};
 
@@ -89,6 +91,8 @@ pub struct Job {
     pub multipv: usize,
     /// Milliseconds kept back per move for communication delays.
     pub move_overhead: u64,
+    /// Syzygy tablebases (none by default).
+    pub tb: TbConfig,
 }
 
 impl Job {
@@ -100,6 +104,7 @@ impl Job {
             limits,
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
+            tb: TbConfig::default(),
         }
     }
 }
@@ -148,6 +153,8 @@ pub struct PvInfo {
     pub nps: u64,
     /// Table fill in permille.
     pub hashfull: u32,
+    /// Tablebase probes that answered, all threads (`None` when no tables are in use).
+    pub tbhits: Option<u64>,
     /// Milliseconds since the search started.
     pub time_ms: u64,
     /// The line, starting with the root move.
@@ -296,10 +303,13 @@ pub fn run(
     tt.new_search();
     let threads = threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let tb = tb::TbSearch::prepare(job);
     let shared = worker::Shared {
         tt,
         signals,
         counters: &counters,
+        tb_hits: AtomicU64::new(tb.root_hits),
+        tb,
         budget: Budget::new(&job.limits, job.position.side_to_move(), job.move_overhead),
     };
     let result = std::thread::scope(|s| {

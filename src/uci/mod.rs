@@ -5,7 +5,9 @@ pub mod command;
 pub mod options;
 pub mod report;
 pub mod session;
+pub mod syzygy;
 
 pub use book::BookOptions;
 pub use command::{parse, Command, GoParams, ParseError, StartPosition};
 pub use session::{Flow, Session};
+pub use syzygy::SyzygyOptions;

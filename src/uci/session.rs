@@ -16,6 +16,7 @@ use super::book::BookOptions;
 use super::command::{parse, Command, GoParams, StartPosition};
 use super::options::{declarations, parse_setoption, Change, Options};
 use super::report::{write_lines, UciReporter};
+use super::syzygy::SyzygyOptions;
 
 /// Whether the loop goes on after a command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -48,6 +49,7 @@ pub struct Session<W: Write + Send + 'static> {
     options: Options,
     engine: Engine,
     book: BookOptions,
+    syzygy: SyzygyOptions,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -64,6 +66,7 @@ impl<W: Write + Send + 'static> Session<W> {
             engine: Engine::new(options.hash_mb, options.threads),
             options,
             book: BookOptions::new(),
+            syzygy: SyzygyOptions::default(),
         }
     }
 
@@ -117,6 +120,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 ];
                 lines.extend(declarations());
                 lines.extend(BookOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
+                lines.extend(SyzygyOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
                 lines.push("uciok".to_string());
                 write_lines(&self.out, &lines);
             }
@@ -194,6 +198,9 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             return;
         }
+        if SyzygyOptions::handles(name) {
+            return self.set_syzygy_option(name, value);
+        }
         let change = match parse_setoption(name, value) {
             Ok(c) => c,
             Err(e) => return self.info_string(&e),
@@ -229,6 +236,17 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.game.set_chess960(on);
                 self.sync_position();
             }
+        }
+    }
+
+    /// A Syzygy option. A new path waits for the search to end (the search holds the tables).
+    fn set_syzygy_option(&mut self, name: &str, value: Option<&str>) {
+        if SyzygyOptions::is_path(name) && !self.idle(&format!("setoption {name}")) {
+            return;
+        }
+        match self.syzygy.set(name, value) {
+            Ok(lines) => lines.iter().for_each(|l| self.info_string(l)),
+            Err(e) => self.info_string(&e),
         }
     }
 
@@ -328,6 +346,7 @@ impl<W: Write + Send + 'static> Session<W> {
             limits,
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
+            tb: self.syzygy.config(),
         };
         let reporter = Arc::new(UciReporter::new(
             Arc::clone(&self.out),
