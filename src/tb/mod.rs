@@ -227,12 +227,7 @@ impl Tablebases {
             return Err(TbError::NoTables(Box::new(report)));
         }
         // The prober takes its own ':'-separated list (the scan left out names holding ':').
-        let dirs: Vec<String> = scan
-            .dirs
-            .iter()
-            .map(|d| d.to_string_lossy().into_owned())
-            .collect();
-        let prober = TableBases::<Adapter>::new(dirs.join(":")).map_err(|e| match e {
+        let prober = TableBases::<Adapter>::new(scan.dirs.join(":")).map_err(|e| match e {
             TBError::AlreadyInitialized | TBError::NotSingleton => TbError::AlreadyOpen,
             other => TbError::Prober(format!("{other:?}")),
         })?;

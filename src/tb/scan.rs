@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::material::Material;
 
@@ -42,8 +42,8 @@ impl Kind {
 /// What a scan of the directories found.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scan {
-    /// Directories that could be listed, in the order given.
-    pub dirs: Vec<PathBuf>,
+    /// Directories that could be listed, in the order given, as the prober is to get them.
+    pub dirs: Vec<String>,
     /// Good files as (material, kind): the ones the prober will use.
     pub good: HashSet<(Material, Kind)>,
     /// Materials with a file that failed its check.
@@ -71,14 +71,14 @@ pub(crate) fn scan(path: &str) -> Scan {
 
 fn scan_dir(dir: &Path, scan: &mut Scan, seen: &mut HashSet<(Material, Kind)>) {
     let shown = dir.display();
-    // The prober joins directories with ':' and cannot hold one that contains it (or a NUL).
-    let text = dir.to_string_lossy();
-    if text.contains(':') || text.contains('\0') {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let Some(for_prober) = prober_form(&dir.to_string_lossy(), &cwd.to_string_lossy()) else {
         scan.problems.push(format!(
-            "{shown}: a directory name with ':' cannot be used; skipped"
+            "{shown}: the prober cannot take a directory name with ':' (on Windows: another \
+             drive than the current one); skipped"
         ));
         return;
-    }
+    };
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -86,7 +86,7 @@ fn scan_dir(dir: &Path, scan: &mut Scan, seen: &mut HashSet<(Material, Kind)>) {
             return;
         }
     };
-    scan.dirs.push(dir.to_path_buf());
+    scan.dirs.push(for_prober);
     for entry in entries.flatten() {
         let file = entry.path();
         let Some((material, kind)) = table_name(&file) else {
@@ -109,6 +109,25 @@ fn scan_dir(dir: &Path, scan: &mut Scan, seen: &mut HashSet<(Material, Kind)>) {
             }
         }
     }
+}
+
+/// The directory as the prober can take it. It splits its list at ':' (and a NUL would end
+/// it), so such names cannot be passed, except that on Windows a drive prefix naming the current
+/// directory's drive is dropped: `C:\tb` and `\tb` are the same place from there.
+fn prober_form(dir: &str, cwd: &str) -> Option<String> {
+    let dir = match dir.as_bytes() {
+        [d, b':', ..] if cfg!(windows) && d.is_ascii_alphabetic() => {
+            let same_drive = cwd
+                .get(..2)
+                .is_some_and(|c| c.eq_ignore_ascii_case(&dir[..2]));
+            if !same_drive {
+                return None;
+            }
+            &dir[2..]
+        }
+        _ => dir,
+    };
+    (!dir.contains(':') && !dir.contains('\0')).then(|| dir.to_string())
 }
 
 /// The material and kind a file name like `KRPvKR.rtbw` stands for.
@@ -140,12 +159,26 @@ fn check_file(file: &Path, kind: Kind) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn temp_dir(tag: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("ferrum-tb-scan-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
         dir
+    }
+
+    #[test]
+    fn directories_the_prober_cannot_take_are_refused() {
+        assert_eq!(
+            prober_form("/data/syzygy", "/home"),
+            Some("/data/syzygy".into())
+        );
+        assert_eq!(prober_form("/odd:name", "/home"), None);
+        if cfg!(windows) {
+            assert_eq!(prober_form("C:\\tb", "c:\\work"), Some("\\tb".into()));
+            assert_eq!(prober_form("D:\\tb", "C:\\work"), None);
+        }
     }
 
     #[test]
@@ -161,7 +194,7 @@ mod tests {
         std::fs::write(dir.join("notes.txt"), b"hello").expect("write");
         let path = format!("{}{SEPARATOR}/no/such/dir", dir.display());
         let s = scan(&path);
-        assert_eq!(s.dirs, vec![dir.clone()]);
+        assert_eq!(s.dirs, vec![dir.to_string_lossy().into_owned()]);
         assert_eq!(s.problems.len(), 3, "{:?}", s.problems);
         let krk = Material::from_name("KRvK").expect("name");
         assert!(s.good.contains(&(krk, Kind::Dtz)));
