@@ -314,3 +314,53 @@ fn drawn_endgames_are_held() {
         );
     }
 }
+
+/// Nodes and best move of a fixed-depth search of each bench position.
+fn bench_like(tb: TbConfig) -> Vec<(u64, String)> {
+    ferrum::search::BENCH_FENS
+        .iter()
+        .take(6)
+        .map(|fen| {
+            let mut job = Job::new(
+                pos(fen),
+                Limits {
+                    depth: Some(7),
+                    ..Limits::default()
+                },
+            );
+            job.tb = tb.clone();
+            let tt = TranspositionTable::with_mb(4).expect("table");
+            let signals = Signals::new();
+            signals.prepare(false);
+            let r = run(&job, &tt, &signals, 1, &SilentReporter);
+            (r.nodes, r.best.map(|m| m.to_uci(false)).unwrap_or_default())
+        })
+        .collect()
+}
+
+#[test]
+fn tables_switched_off_change_nothing() {
+    let _t = turn();
+    let off = bench_like(TbConfig::default());
+    let tables = Some(open_shared());
+    let limit_zero = bench_like(TbConfig {
+        tables: tables.clone(),
+        probe_limit: 0,
+        ..TbConfig::default()
+    });
+    assert_eq!(
+        off, limit_zero,
+        "SyzygyProbeLimit 0 must search exactly as no tables"
+    );
+    // Positions out of the tables' reach (no capture gets them to four pieces in seven plies)
+    // are searched exactly alike with the tables on.
+    let on = bench_like(TbConfig {
+        tables,
+        ..TbConfig::default()
+    });
+    assert_eq!(
+        off[..2],
+        on[..2],
+        "the opening positions never reach the tables"
+    );
+}

@@ -59,6 +59,8 @@ pub(crate) struct TbSearch<'a> {
     pub root_moves: Option<Vec<Move>>,
     /// Probes made at the root (counted in `tbhits`).
     pub root_hits: u64,
+    /// The tables' score of the root, shown instead of the search's unless that is a mate.
+    root_score: Option<i32>,
 }
 
 impl<'a> TbSearch<'a> {
@@ -81,6 +83,7 @@ impl<'a> TbSearch<'a> {
             rule50: cfg.rule50,
             root_moves: None,
             root_hits: 0,
+            root_score: None,
         };
         let pos = &job.position;
         if s.cardinality == 0 || pos.occupied().count() > s.cardinality || !tables.covers(pos) {
@@ -92,6 +95,7 @@ impl<'a> TbSearch<'a> {
         if let Some(root) = tables.probe_root(pos) {
             let ranked = dtz_ranks(&root, pos.halfmove_clock(), s.rule50, repeated);
             s.root_hits = root.moves.len() as u64;
+            s.root_score = Some(root_score(&root, pos.halfmove_clock(), s.rule50));
             s.root_moves = best_group(ranked.into_iter().filter(|(m, _)| allowed(*m)));
             // DTZ keeps the win on course by itself; probes below would only blur the search's
             // choice among the moves left (as in Stockfish).
@@ -106,6 +110,16 @@ impl<'a> TbSearch<'a> {
             }
         }
         s
+    }
+
+    /// The score to show for a root line that searched to `score`: the tables' verdict when the
+    /// root is in them, so a won ending reads as won and a drawn one as 0 (a mate found by the
+    /// search is shown as the mate).
+    pub(crate) fn shown_score(&self, score: i32) -> i32 {
+        match self.root_score {
+            Some(tb) if score.abs() < MATE_BOUND => tb,
+            _ => score,
+        }
     }
 
     /// The tables' score and bound for `pos` at `ply`, when it is to be probed: a capture or
@@ -163,6 +177,17 @@ fn dtz_ranks(root: &RootProbe, clock: u16, rule50: bool, repeated: bool) -> Vec<
             (m.mv, rank)
         })
         .collect()
+}
+
+/// The root's value on the search's scale: a tablebase win or loss when the next zeroing move
+/// comes before the fifty-move count runs out (or the rule is off), else a draw (±1).
+fn root_score(root: &RootProbe, clock: u16, rule50: bool) -> i32 {
+    let in_time = !rule50 || root.dtz.abs() + i32::from(clock) <= 100;
+    match (root.dtz.signum(), in_time) {
+        (1, true) => TB_WIN,
+        (-1, true) => -TB_WIN,
+        (s, _) => s,
+    }
 }
 
 /// Root ranks from the WDL tables alone (no DTZ table): the outcome each move leaves.
@@ -237,6 +262,21 @@ mod tests {
         // Losing everywhere: the longest resistance.
         let r = root(&pos, &[("b1b3", -9), ("a1a2", -3)]);
         assert_eq!(best(&r, 0, true, false), ["b1b3"]);
+    }
+
+    #[test]
+    fn the_root_score_follows_the_fifty_move_count() {
+        let pos = Position::from_fen("8/8/8/8/8/2k5/8/KQ6 w - - 0 1").expect("fen");
+        let r = root(&pos, &[("b1e4", 11)]);
+        let dtz = |d: i32| RootProbe {
+            dtz: d,
+            ..r.clone()
+        };
+        assert_eq!(root_score(&dtz(11), 0, true), TB_WIN);
+        assert_eq!(root_score(&dtz(11), 95, true), 1);
+        assert_eq!(root_score(&dtz(11), 95, false), TB_WIN);
+        assert_eq!(root_score(&dtz(-11), 10, true), -TB_WIN);
+        assert_eq!(root_score(&dtz(0), 10, true), 0);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::eval::Evaluator;
 
 use super::ordering::{ContKey, Heuristics, Lineage, MovePicker};
 use super::see::{see_ge, value};
-use super::tb::TbSearch;
+use super::tb::{TbSearch, TB_WIN_BOUND};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{
     Budget, Info, Job, PvInfo, Reporter, Score, SearchResult, Signals, INFINITY, MATE, MATE_BOUND,
@@ -589,7 +589,8 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if null >= beta {
-                    let null = if null >= MATE_BOUND { beta } else { null };
+                    // An unproven mate or tablebase win is not returned from a null move.
+                    let null = if null >= TB_WIN_BOUND { beta } else { null };
                     if self.nmp_min_ply > 0 || depth < 12 {
                         return null;
                     }
@@ -897,7 +898,7 @@ impl<'a> Worker<'a> {
                 depth,
                 seldepth: rm.seldepth.max(1) as u32,
                 multipv: i + 1,
-                score: Score::from_internal(score),
+                score: Score::from_internal(self.shared.tb.shown_score(score)),
                 bound: b,
                 nodes,
                 nps,
