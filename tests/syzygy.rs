@@ -364,3 +364,52 @@ fn tables_switched_off_change_nothing() {
         "the opening positions never reach the tables"
     );
 }
+
+/// A directory holding copies of `names` from the shared tables.
+fn dir_with(tag: &str, names: &[&str]) -> PathBuf {
+    let src = tables_dir();
+    let dir = std::env::temp_dir().join(format!("ferrum-syzygy-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for name in names {
+        std::fs::copy(src.join(name), dir.join(name)).expect("copy");
+    }
+    dir
+}
+
+#[test]
+fn wdl_only_and_incomplete_sets_answer_what_they_can() {
+    let _t = turn();
+    let kqkr = "8/8/8/3k4/8/8/1r6/K1Q5 w - - 0 1";
+    // WDL files only: WDL answers, DTZ does not, and asking for DTZ loses nothing.
+    let dir = dir_with("wdl-only", &["KQvK.rtbw", "KRvK.rtbw", "KQvKR.rtbw"]);
+    let tb = Arc::new(Tablebases::open(&dir.to_string_lossy()).expect("opens"));
+    assert_eq!(tb.probe_root(&pos(kqkr)), None);
+    assert_eq!(tb.probe_wdl(&pos(kqkr)), Some(Wdl::Win));
+    assert_eq!(
+        tb.probe_wdl(&pos("8/8/8/3k4/8/8/8/K1Q5 w - - 0 1")),
+        Some(Wdl::Win)
+    );
+    // (pyrrhic-rs 0.2.0, asked for a missing DTZ table, drops the material's WDL table too.)
+    let lost = pos("8/8/8/3k4/8/8/1r6/K1Q5 b - - 0 1");
+    assert_eq!(tb.probe_root(&lost), None);
+    assert_eq!(tb.probe_wdl(&lost), Some(Wdl::Loss));
+    // The search ranks the root by WDL and plays a winning move.
+    let game = play_out(&tb, kqkr, 1);
+    let after = game.position();
+    assert_eq!(
+        tb.probe_wdl(after).map(Wdl::signed),
+        Some(-2),
+        "{}",
+        game.fen()
+    );
+    drop(tb);
+    let _ = std::fs::remove_dir_all(&dir);
+    // A table whose sub-tables are missing is not probed at all.
+    let dir = dir_with("no-subtables", &["KQvKR.rtbw", "KQvKR.rtbz"]);
+    let tb = Tablebases::open(&dir.to_string_lossy()).expect("opens");
+    assert_eq!(tb.probe_wdl(&pos(kqkr)), None);
+    assert_eq!(tb.probe_root(&pos(kqkr)), None);
+    drop(tb);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -114,44 +114,99 @@ fn parse_side(text: &str) -> Option<Side> {
     Some(side)
 }
 
-/// Answers "may this position be probed?" given the bad files; free when there are none.
+/// Answers "may this position be probed?": not when a probe could reach a bad file, or a
+/// material whose WDL table is missing. The prober would cope with a missing file, but by
+/// writing to its shared table index while other threads read it; better not to ask it. With a
+/// complete set and no bad file the answer is free.
 #[derive(Debug, Default)]
 pub(crate) struct Guard {
-    bad: HashSet<Material>,
+    /// Materials that must not be reached: bad files and missing WDL tables.
+    unusable: HashSet<Material>,
+    /// Materials with a usable DTZ table.
+    dtz: HashSet<Material>,
     /// Answers already worked out, per material.
     known: RwLock<HashMap<Material, bool>>,
 }
 
 impl Guard {
-    /// A guard against the materials of `bad` files.
-    pub(crate) fn new(bad: HashSet<Material>) -> Guard {
+    /// A guard for a set with these usable WDL and DTZ tables and these bad files, holding
+    /// tables of up to `max_pieces` pieces.
+    pub(crate) fn new(
+        wdl: &HashSet<Material>,
+        dtz: HashSet<Material>,
+        bad: HashSet<Material>,
+        max_pieces: usize,
+    ) -> Guard {
+        let mut unusable = bad;
+        unusable.extend(
+            all_materials(max_pieces)
+                .into_iter()
+                .filter(|m| !wdl.contains(m)),
+        );
         Guard {
-            bad,
+            unusable,
+            dtz,
             known: RwLock::new(HashMap::new()),
         }
     }
 
-    /// True when a probe of `pos` could read a bad file.
+    /// True when a probe of `pos` could reach a bad file or a missing table.
     pub(crate) fn blocks(&self, pos: &Position) -> bool {
-        if self.bad.is_empty() {
+        if self.unusable.is_empty() {
             return false;
         }
         let m = Material::of(pos);
-        if let Some(&b) = self
-            .known
-            .read()
-            .ok()
-            .and_then(|k| k.get(&m).copied())
-            .as_ref()
-        {
+        if let Some(b) = self.known.read().ok().and_then(|k| k.get(&m).copied()) {
             return b;
         }
-        let b = m.reaches(&self.bad);
+        let b = m.reaches(&self.unusable);
         if let Ok(mut k) = self.known.write() {
             k.insert(m, b);
         }
         b
     }
+
+    /// True when `pos`'s own DTZ table is usable (a DTZ probe reads no other DTZ table).
+    pub(crate) fn has_dtz(&self, pos: &Position) -> bool {
+        self.dtz.contains(&Material::of(pos))
+    }
+}
+
+/// Every material of 3 to `max_pieces` pieces (kings included; two bare kings need no table).
+fn all_materials(max_pieces: usize) -> HashSet<Material> {
+    let extra = max_pieces.saturating_sub(2);
+    let mut sides = vec![[0u8; 6]];
+    for kind in [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ] {
+        let mut more = Vec::new();
+        for side in &sides {
+            let used: usize = side.iter().map(|&n| usize::from(n)).sum();
+            for n in 1..=extra.saturating_sub(used) {
+                let mut s = *side;
+                s[kind.index()] = n as u8;
+                more.push(s);
+            }
+        }
+        sides.extend(more);
+    }
+    for s in &mut sides {
+        s[PieceKind::King.index()] = 1;
+    }
+    let mut out = HashSet::new();
+    for a in &sides {
+        for b in &sides {
+            let m = Material::new(*a, *b);
+            if (3..=max_pieces).contains(&m.piece_count()) {
+                out.insert(m);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -172,9 +227,38 @@ mod tests {
         assert_eq!(Material::of(&pos), m("KQvKR"));
     }
 
+    /// A guard for the complete 3- and 4-piece set less `missing`, with `bad` files.
+    fn guard(missing: &[&str], bad: &[&str]) -> Guard {
+        let mut wdl = all_materials(4);
+        for name in missing {
+            wdl.remove(&m(name));
+        }
+        let bad = bad.iter().map(|n| m(n)).collect();
+        Guard::new(&wdl, HashSet::new(), bad, 4)
+    }
+
+    #[test]
+    fn every_material_is_listed_once() {
+        // 3 pieces: KXvK for five X; 4 pieces: KXYvK (15) and KXvKY (15).
+        assert_eq!(all_materials(3).len(), 5);
+        assert_eq!(all_materials(4).len(), 35);
+        assert!(all_materials(4).contains(&m("KPvKP")));
+        // The prober's own tables hold 650 + 861 entries for everything up to 7 pieces.
+        assert_eq!(all_materials(7).len(), 650 + 861);
+    }
+
+    #[test]
+    fn missing_tables_block_what_reaches_them() {
+        let g = guard(&["KRvK"], &[]);
+        let fen = |f: &str| Position::from_fen(f).expect("fen");
+        assert!(g.blocks(&fen("8/8/8/3k4/8/8/1r6/K1Q5 w - - 0 1"))); // KQvKR → KRvK
+        assert!(!g.blocks(&fen("8/8/8/3k4/8/8/1q6/K1Q5 w - - 0 1"))); // KQvKQ
+        assert!(guard(&[], &[]).unusable.is_empty());
+    }
+
     #[test]
     fn a_bad_file_blocks_what_reaches_it() {
-        let guard = Guard::new([m("KQvK")].into_iter().collect());
+        let guard = guard(&[], &["KQvK"]);
         let fen = |f: &str| Position::from_fen(f).expect("fen");
         assert!(guard.blocks(&fen("8/8/8/3k4/8/8/1r6/K1Q5 w - - 0 1"))); // KQvKR → KQvK
         assert!(guard.blocks(&fen("8/8/8/3k4/8/8/1P6/K7 w - - 0 1"))); // KPvK → KQvK

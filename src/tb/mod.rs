@@ -231,11 +231,20 @@ impl Tablebases {
             TBError::AlreadyInitialized | TBError::NotSingleton => TbError::AlreadyOpen,
             other => TbError::Prober(format!("{other:?}")),
         })?;
+        let of_kind = |k: Kind| -> std::collections::HashSet<_> {
+            scan.good.iter().filter(|g| g.1 == k).map(|g| g.0).collect()
+        };
+        let guard = Guard::new(
+            &of_kind(Kind::Wdl),
+            of_kind(Kind::Dtz),
+            scan.bad,
+            report.max_pieces(),
+        );
         Ok(Tablebases {
             prober,
             max_pieces: report.max_pieces() as u32,
             report,
-            guard: Guard::new(scan.bad),
+            guard,
             root_lock: Mutex::new(()),
         })
     }
@@ -250,8 +259,8 @@ impl Tablebases {
         self.max_pieces
     }
 
-    /// True when the tables may answer for `pos`: no castling rights, few enough pieces, and no
-    /// bad file in reach.
+    /// True when the tables may answer for `pos`'s WDL: no castling rights, few enough pieces,
+    /// and no bad file or missing table in reach.
     pub fn covers(&self, pos: &Position) -> bool {
         pos.castling_rights().is_empty()
             && pos.occupied().count() <= self.max_pieces
@@ -292,6 +301,10 @@ impl Tablebases {
     /// (WDL and DTZ) do not cover it.
     pub fn probe_root(&self, pos: &Position) -> Option<RootProbe> {
         let wdl = self.probe_wdl(pos)?;
+        // Without its DTZ file the prober would give up on the material's WDL table too.
+        if !self.guard.has_dtz(pos) {
+            return None;
+        }
         let b = Bits::of(pos);
         let raw = {
             let _only_one = self.root_lock.lock().ok()?;
