@@ -16,6 +16,7 @@ use ferrum::core::{divide, Color, Position};
 use ferrum::rules::referee_stream;
 use ferrum::uci::Session;
 
+mod tb;
 mod train;
 mod tune;
 
@@ -63,6 +64,11 @@ enum Cmd {
     Book {
         #[command(subcommand)]
         command: BookCmd,
+    },
+    /// Syzygy endgame tablebases.
+    Tb {
+        #[command(subcommand)]
+        command: TbCmd,
     },
     /// Search the fixed bench positions to a fixed depth on one thread; the last line is
     /// `N nodes M nps` (the node count is the search's signature).
@@ -243,6 +249,27 @@ enum BookCmd {
     },
 }
 
+#[derive(Subcommand)]
+enum TbCmd {
+    /// Print a position's WDL (-2 loss … 2 win), DTZ (signed plies to the next capture or pawn
+    /// move), its best moves and every move's DTZ. With --batch, read one FEN per line from
+    /// standard input and print `WDL DTZ` (or `none`) per line.
+    Probe {
+        /// Table directories, separated by ':' (';' on Windows).
+        #[arg(long)]
+        path: String,
+        /// The position.
+        #[arg(long, required_unless_present = "batch")]
+        fen: Option<String>,
+        /// Read FENs from standard input.
+        #[arg(long, conflicts_with = "fen")]
+        batch: bool,
+        /// With --batch, also print `move:dtz` for every legal move.
+        #[arg(long, requires = "batch")]
+        moves: bool,
+    },
+}
+
 #[derive(Copy, Clone, ValueEnum)]
 enum ColorArg {
     White,
@@ -295,6 +322,18 @@ fn main() -> ExitCode {
         Some(Cmd::Book {
             command: BookCmd::Probe { book, fen, moves },
         }) => book_probe(book.as_deref(), fen.as_deref(), &moves),
+        Some(Cmd::Tb {
+            command:
+                TbCmd::Probe {
+                    path,
+                    fen,
+                    batch,
+                    moves,
+                },
+        }) => match fen {
+            Some(fen) if !batch => tb::probe_one(&path, &fen),
+            _ => tb::probe_batch(&path, moves),
+        },
         Some(Cmd::Bench { depth, eval_file }) => bench(depth, eval_file.as_deref()),
         Some(Cmd::Datagen {
             out,

@@ -9,6 +9,7 @@
 //! - [`book`]: Polyglot opening books (keys, probing, writing, building) and Ferrum's
 //!   embedded default book.
 //! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
+//! - [`tb`]: Syzygy endgame tablebases (WDL and DTZ probes).
 //! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP.
 //! - [`uci`]: the UCI command parser and loop.
 //! - Feature `serde`: serde support for squares, moves, positions, outcomes and games (as
@@ -31,6 +32,7 @@ pub mod core;
 pub mod eval;
 pub mod rules;
 pub mod search;
+pub mod tb;
 // Training tools, not needed to play or referee chess; they bring rayon (feature `tune`).
 #[cfg(feature = "tune")]
 pub mod tune;

@@ -20,6 +20,7 @@ mod engine;
 mod ordering;
 mod pool;
 mod see;
+mod tb;
 mod time;
 mod tt;
 mod worker;
@@ -36,6 +37,7 @@ pub use engine::Engine;
 #[cfg(feature = "tune")] // only the data generator uses it outside `engine`
 pub(crate) use engine::SEARCH_STACK_BYTES;
 pub use see::see_ge;
+pub use tb::{TbConfig, TB_WIN, TB_WIN_BOUND};
 pub use time::Budget;
 pub use tt::{Bound, Entry, TranspositionTable};
 
@@ -100,6 +102,8 @@ pub struct Job {
     pub move_overhead: u64,
     /// The neural network to evaluate with; `None` uses the hand-crafted evaluation.
     pub net: Option<Arc<Network>>,
+    /// Syzygy tablebases (none by default).
+    pub tb: TbConfig,
 }
 
 impl Job {
@@ -112,6 +116,7 @@ impl Job {
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             net: None,
+            tb: TbConfig::default(),
         }
     }
 }
@@ -160,6 +165,8 @@ pub struct PvInfo {
     pub nps: u64,
     /// Table fill in permille.
     pub hashfull: u32,
+    /// Tablebase probes that answered, all threads (`None` when no tables are in use).
+    pub tbhits: Option<u64>,
     /// Milliseconds since the search started.
     pub time_ms: u64,
     /// The line, starting with the root move.
@@ -339,10 +346,14 @@ pub fn run(
     tt.new_search();
     let threads = threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let tb = tb::TbSearch::prepare(job);
+    let tb_hits = AtomicU64::new(tb.root_hits);
     let shared = worker::Shared {
         tt,
         signals,
         counters: &counters,
+        tb_hits: &tb_hits,
+        tb: &tb,
         budget: Budget::new(&job.limits, job.position.side_to_move(), job.move_overhead),
     };
     let result = std::thread::scope(|s| {

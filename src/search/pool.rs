@@ -13,6 +13,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
 use super::ordering::Heuristics;
+use super::tb::TbSearch;
 use super::worker::{Shared, Worker};
 use super::{
     lead, Budget, Job, Reporter, SearchResult, Signals, SilentReporter, TranspositionTable,
@@ -84,6 +85,9 @@ struct SearchContext {
     signals: Arc<Signals>,
     counters: Vec<AtomicU64>,
     budget: Budget,
+    /// Tablebase use, settled once at the root for every thread.
+    tb: TbSearch,
+    tb_hits: AtomicU64,
 }
 
 impl SearchContext {
@@ -93,6 +97,8 @@ impl SearchContext {
             signals: &self.signals,
             counters: &self.counters,
             budget: self.budget,
+            tb: &self.tb,
+            tb_hits: &self.tb_hits,
         }
     }
 }
@@ -208,8 +214,11 @@ impl Lead {
     ) -> SearchResult {
         tt.new_search();
         let budget = Budget::new(&job.limits, job.position.side_to_move(), job.move_overhead);
+        let tb = TbSearch::prepare(&job);
         let ctx = Arc::new(SearchContext {
             counters: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
+            tb_hits: AtomicU64::new(tb.root_hits),
+            tb,
             job,
             tt,
             signals,

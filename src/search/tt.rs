@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use crate::core::Move;
 
-use super::{MATE_BOUND, MAX_PLY};
+use super::{MAX_PLY, TB_WIN_BOUND};
 
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -97,13 +97,13 @@ fn unpack(data: u64) -> Option<(Entry, u8)> {
     ))
 }
 
-/// Mate scores are stored as distance from the node, so that the same position reached at a
-/// different ply reads a correct distance from its own root.
+/// Mate and tablebase-win scores are stored as distance from the node, so that the same
+/// position reached at a different ply reads a correct distance from its own root.
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -113,9 +113,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// The inverse of [`score_to_tt`].
 #[inline]
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score

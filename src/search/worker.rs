@@ -10,6 +10,7 @@ use crate::eval::Evaluator;
 
 use super::ordering::{ContKey, Heuristics, Lineage, MovePicker};
 use super::see::{see_ge, value};
+use super::tb::{TbSearch, TB_WIN_BOUND};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{
     Budget, Info, Job, PvInfo, Reporter, Score, SearchResult, Signals, INFINITY, MATE, MATE_BOUND,
@@ -23,6 +24,10 @@ pub(crate) struct Shared<'a> {
     /// Nodes per worker, published every few thousand nodes.
     pub counters: &'a [AtomicU64],
     pub budget: Budget,
+    /// Tablebase use, settled at the root.
+    pub tb: &'a TbSearch,
+    /// Tablebase probes that answered, all workers.
+    pub tb_hits: &'a AtomicU64,
 }
 
 /// How often (in nodes, minus one) a worker looks at the stop flag, the clock and node limits.
@@ -109,11 +114,17 @@ impl<'a> Worker<'a> {
             .filter(|m| job.limits.searchmoves.contains(m))
             .collect();
         // `searchmoves` that name no legal move are ignored rather than leaving nothing to play.
-        let moves: Vec<Move> = if wanted.is_empty() {
+        let mut moves: Vec<Move> = if wanted.is_empty() {
             all.to_vec()
         } else {
             wanted
         };
+        // A root in the tablebases keeps only the moves that keep its best outcome.
+        if let Some(tb_moves) = &shared.tb.root_moves {
+            if moves.iter().any(|m| tb_moves.contains(m)) {
+                moves.retain(|m| tb_moves.contains(m));
+            }
+        }
         let root_moves = moves
             .into_iter()
             .map(|mv| RootMove {
@@ -544,6 +555,33 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // After a capture or pawn move into the tablebases, their verdict bounds this node.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
+        if self.shared.tb.cardinality > 0 && excluded.is_null() {
+            if let Some((score, bound)) = self.shared.tb.probe(&self.pos, depth, ply) {
+                self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+                let enough = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if enough {
+                    let d = (depth + 6).min(MAX_PLY as i32 - 1);
+                    self.shared
+                        .tt
+                        .store(key, ply, Move::NULL, score, NO_EVAL, d, bound);
+                    return score;
+                }
+                // A PV node still searches for the best line, within what the tables allow.
+                if pv_node && bound == Bound::Lower {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                } else if pv_node {
+                    tb_ceiling = score;
+                }
+            }
+        }
+
         let static_eval = if in_check {
             NO_EVAL
         } else {
@@ -604,7 +642,8 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if null >= beta {
-                    let null = if null >= MATE_BOUND { beta } else { null };
+                    // An unproven mate or tablebase win is not returned from a null move.
+                    let null = if null >= TB_WIN_BOUND { beta } else { null };
                     if self.nmp_min_ply > 0 || depth < 12 {
                         return null;
                     }
@@ -772,6 +811,7 @@ impl<'a> Worker<'a> {
         if !excluded.is_null() {
             return best_score;
         }
+        let best_score = best_score.max(tb_floor).min(tb_ceiling);
         let bound = if best_score >= beta {
             Bound::Lower
         } else if pv_node && !best_move.is_null() {
@@ -916,11 +956,17 @@ impl<'a> Worker<'a> {
                 depth,
                 seldepth: rm.seldepth.max(1) as u32,
                 multipv: i + 1,
-                score: Score::from_internal(score),
+                score: Score::from_internal(self.shared.tb.shown_score(score)),
                 bound,
                 nodes,
                 nps,
                 hashfull,
+                tbhits: self
+                    .job
+                    .tb
+                    .tables
+                    .as_ref()
+                    .map(|_| self.shared.tb_hits.load(Ordering::Relaxed)),
                 time_ms: ms,
                 pv: rm.pv.clone(),
             }));

@@ -6,8 +6,10 @@ pub mod eval_options;
 pub mod options;
 pub mod report;
 pub mod session;
+pub mod syzygy;
 mod tasks;
 
 pub use book::BookOptions;
 pub use command::{parse, Command, GoParams, ParseError, StartPosition};
 pub use session::{Flow, Session};
+pub use syzygy::SyzygyOptions;

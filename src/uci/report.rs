@@ -14,11 +14,11 @@ use crate::search::{Bound, Info, Reporter, Score, SearchResult};
 /// let pos = Position::startpos();
 /// let info = Info::Pv(PvInfo {
 ///     depth: 3, seldepth: 5, multipv: 1, score: Score::Cp(21), bound: None, nodes: 900,
-///     nps: 90_000, hashfull: 2, time_ms: 10, pv: vec![pos.parse_uci("e2e4").unwrap()],
+///     nps: 90_000, hashfull: 2, tbhits: Some(4), time_ms: 10, pv: vec![pos.parse_uci("e2e4").unwrap()],
 /// });
 /// assert_eq!(
 ///     info_line(&info, false),
-///     "info depth 3 seldepth 5 multipv 1 score cp 21 nodes 900 nps 90000 hashfull 2 time 10 pv e2e4"
+///     "info depth 3 seldepth 5 multipv 1 score cp 21 nodes 900 nps 90000 hashfull 2 tbhits 4 time 10 pv e2e4"
 /// );
 /// ```
 pub fn info_line(info: &Info, chess960: bool) -> String {
@@ -34,8 +34,10 @@ pub fn info_line(info: &Info, chess960: bool) -> String {
                 _ => "",
             };
             let pv: Vec<String> = p.pv.iter().map(|m| m.to_uci(chess960)).collect();
+            // Only a search with tablebases counts their hits.
+            let tbhits = p.tbhits.map(|n| format!(" tbhits {n}")).unwrap_or_default();
             format!(
-                "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+                "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {}{tbhits} time {} pv {}",
                 p.depth,
                 p.seldepth,
                 p.multipv,
@@ -129,6 +131,7 @@ mod tests {
             nodes: 1,
             nps: 2,
             hashfull: 3,
+            tbhits: None,
             time_ms: 4,
             pv: vec![castle],
         });

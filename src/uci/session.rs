@@ -16,6 +16,7 @@ use super::book::BookOptions;
 use super::command::{parse, Command, GoParams, StartPosition};
 use super::options::{declarations, parse_setoption, Change, Options};
 use super::report::{write_lines, UciReporter};
+use super::syzygy::SyzygyOptions;
 use super::tasks;
 
 /// Whether the loop goes on after a command.
@@ -44,6 +45,7 @@ pub struct Session<W: Write + Send + 'static> {
     options: Options,
     engine: Engine,
     book: BookOptions,
+    syzygy: SyzygyOptions,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -57,6 +59,7 @@ impl<W: Write + Send + 'static> Session<W> {
             engine: Engine::new(options.hash_mb, options.threads),
             options,
             book: BookOptions::new(),
+            syzygy: SyzygyOptions::default(),
         }
     }
 
@@ -110,6 +113,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 ];
                 lines.extend(declarations());
                 lines.extend(BookOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
+                lines.extend(SyzygyOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
                 lines.push("uciok".to_string());
                 write_lines(&self.out, &lines);
             }
@@ -188,6 +192,9 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             return;
         }
+        if SyzygyOptions::handles(name) {
+            return self.set_syzygy_option(name, value);
+        }
         let change = match parse_setoption(name, value) {
             Ok(c) => c,
             Err(e) => return self.info_string(&e),
@@ -224,6 +231,17 @@ impl<W: Write + Send + 'static> Session<W> {
                 let on = on || self.game.is_chess960();
                 self.game.set_chess960(on);
             }
+        }
+    }
+
+    /// A Syzygy option. A new path waits for the search to end (the search holds the tables).
+    fn set_syzygy_option(&mut self, name: &str, value: Option<&str>) {
+        if SyzygyOptions::is_path(name) && !self.idle(&format!("setoption {name}")) {
+            return;
+        }
+        match self.syzygy.set(name, value) {
+            Ok(lines) => lines.iter().for_each(|l| self.info_string(l)),
+            Err(e) => self.info_string(&e),
         }
     }
 
@@ -316,6 +334,7 @@ impl<W: Write + Send + 'static> Session<W> {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             net: None,
+            tb: self.syzygy.config(),
         };
         let reporter = Arc::new(UciReporter::new(
             Arc::clone(&self.out),

@@ -1,0 +1,137 @@
+//! The Syzygy options of the UCI loop, with Stockfish's names and meanings: `SyzygyPath`,
+//! `SyzygyProbeDepth`, `Syzygy50MoveRule` and `SyzygyProbeLimit`.
+
+use std::sync::Arc;
+
+use crate::search::TbConfig;
+use crate::tb::{Tablebases, TbError, MAX_PIECES};
+
+/// The options' values and the open tables.
+#[derive(Debug, Default)]
+pub struct SyzygyOptions {
+    config: TbConfig,
+}
+
+impl SyzygyOptions {
+    /// The option lines sent in reply to `uci`.
+    pub const UCI_OPTIONS: [&'static str; 4] = [
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+    ];
+
+    /// True when `name` is one of these options (names are case-insensitive).
+    pub fn handles(name: &str) -> bool {
+        [
+            "SyzygyPath",
+            "SyzygyProbeDepth",
+            "Syzygy50MoveRule",
+            "SyzygyProbeLimit",
+        ]
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// True when `name` is `SyzygyPath` (the loop must be idle to change it: a running search
+    /// holds the tables).
+    pub fn is_path(name: &str) -> bool {
+        name.trim().eq_ignore_ascii_case("SyzygyPath")
+    }
+
+    /// Applies one option. `Ok` carries lines for the GUI (`info string` text: what a path held
+    /// and what was wrong with it); `Err` a refusal (the option keeps its value). A path without
+    /// usable tables is not an error: the engine plays on without them and says so.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Vec<String>, String> {
+        let name = name.trim();
+        let text = value.map(str::trim).unwrap_or_default();
+        if Self::is_path(name) {
+            return Ok(self.set_path(text));
+        }
+        if name.eq_ignore_ascii_case("Syzygy50MoveRule") {
+            self.config.rule50 = match text.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err("option Syzygy50MoveRule takes true or false".to_string()),
+            };
+        } else if name.eq_ignore_ascii_case("SyzygyProbeDepth") {
+            self.config.probe_depth = spin(name, text, 1, 100)? as i32;
+        } else {
+            self.config.probe_limit = spin(name, text, 0, MAX_PIECES as i64)? as u32;
+        }
+        Ok(Vec::new())
+    }
+
+    fn set_path(&mut self, path: &str) -> Vec<String> {
+        // The prober holds one set of tables per process: the old one goes first.
+        self.config.tables = None;
+        if path.is_empty() || path == "<empty>" {
+            return Vec::new();
+        }
+        match Tablebases::open(path) {
+            Ok(tb) => {
+                let mut lines = vec![format!("Syzygy: {} in {path}", tb.report().summary())];
+                lines.extend(tb.report().problems.iter().map(|p| format!("Syzygy: {p}")));
+                self.config.tables = Some(Arc::new(tb));
+                lines
+            }
+            Err(TbError::NoTables(report)) => {
+                let mut lines = vec![format!(
+                    "Syzygy: no usable tables in {path}; playing without tablebases"
+                )];
+                lines.extend(report.problems.iter().map(|p| format!("Syzygy: {p}")));
+                lines
+            }
+            Err(e) => vec![format!("Syzygy: {e}; playing without tablebases")],
+        }
+    }
+
+    /// The settings for the next search.
+    pub fn config(&self) -> TbConfig {
+        self.config.clone()
+    }
+}
+
+fn spin(name: &str, text: &str, min: i64, max: i64) -> Result<i64, String> {
+    let v: i64 = text
+        .parse()
+        .map_err(|_| format!("option {name} needs a whole number, found '{text}'"))?;
+    if v < min || v > max {
+        return Err(format!(
+            "option {name} must be between {min} and {max}, not {v}; unchanged"
+        ));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked_and_bad_paths_only_inform() {
+        let mut s = SyzygyOptions::default();
+        assert!(SyzygyOptions::handles("syzygypath"));
+        assert!(!SyzygyOptions::handles("Hash"));
+        assert_eq!(s.set("SyzygyProbeDepth", Some("5")), Ok(vec![]));
+        assert_eq!(s.config().probe_depth, 5);
+        assert!(s.set("SyzygyProbeDepth", Some("0")).is_err());
+        assert!(s.set("SyzygyProbeLimit", Some("8")).is_err());
+        assert!(s.set("Syzygy50MoveRule", Some("maybe")).is_err());
+        assert_eq!(s.set("Syzygy50MoveRule", Some("false")), Ok(vec![]));
+        assert!(!s.config().rule50);
+        let lines = s.set("SyzygyPath", Some("/no/such/dir")).expect("informs");
+        assert!(lines[0].contains("playing without tablebases"), "{lines:?}");
+        assert!(s.config().tables.is_none());
+        assert_eq!(s.set("SyzygyPath", Some("<empty>")), Ok(vec![]));
+    }
+
+    #[test]
+    fn declarations_match_the_defaults() {
+        let c = SyzygyOptions::default().config();
+        assert!(c.tables.is_none() && c.rule50);
+        assert_eq!((c.probe_depth, c.probe_limit), (1, 7));
+        assert!(SyzygyOptions::UCI_OPTIONS[1].contains("default 1 "));
+        assert!(SyzygyOptions::UCI_OPTIONS[3].contains("default 7 "));
+    }
+}
