@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
+use crate::eval::wdl::wdl;
 use crate::search::{Bound, Info, Reporter, Score, SearchResult};
 
 /// The `info …` line for a search report; castling in the notation `chess960` asks for.
@@ -22,12 +23,45 @@ use crate::search::{Bound, Info, Reporter, Score, SearchResult};
 /// );
 /// ```
 pub fn info_line(info: &Info, chess960: bool) -> String {
+    info_line_wdl(info, chess960, None)
+}
+
+/// The win/draw/loss chances (per mille) of a score, for material `material` (see
+/// [`crate::eval::wdl`]): a mate is a sure result.
+pub fn score_wdl(score: Score, material: i32) -> [u32; 3] {
+    match score {
+        Score::Cp(c) => wdl(c, material),
+        Score::Mate(m) if m > 0 => [1000, 0, 0],
+        Score::Mate(_) => [0, 0, 1000],
+    }
+}
+
+/// [`info_line`] with `wdl W D L` after the score when `wdl_material` is given (`UCI_ShowWDL`;
+/// the material of the searched position).
+///
+/// ```
+/// use ferrum::core::Position;
+/// use ferrum::search::{Info, PvInfo, Score};
+/// use ferrum::uci::report::info_line_wdl;
+/// let pos = Position::startpos();
+/// let info = Info::Pv(PvInfo {
+///     depth: 1, seldepth: 1, multipv: 1, score: Score::Mate(2), bound: None, nodes: 9,
+///     nps: 9, hashfull: 0, tbhits: None, time_ms: 1, pv: vec![pos.parse_uci("e2e4").unwrap()],
+/// });
+/// let line = info_line_wdl(&info, false, Some(78));
+/// assert!(line.contains(" score mate 2 wdl 1000 0 0 nodes 9 "), "{line}");
+/// ```
+pub fn info_line_wdl(info: &Info, chess960: bool, wdl_material: Option<i32>) -> String {
     match info {
         Info::Pv(p) => {
-            let score = match p.score {
+            let mut score = match p.score {
                 Score::Cp(c) => format!("cp {c}"),
                 Score::Mate(m) => format!("mate {m}"),
             };
+            if let Some(material) = wdl_material {
+                let [w, d, l] = score_wdl(p.score, material);
+                score.push_str(&format!(" wdl {w} {d} {l}"));
+            }
             let bound = match p.bound {
                 Some(Bound::Lower) => " lowerbound",
                 Some(Bound::Upper) => " upperbound",
@@ -94,22 +128,45 @@ pub fn write_lines<W: Write>(out: &Mutex<W>, lines: &[String]) {
 pub struct UciReporter<W: Write + Send> {
     out: Arc<Mutex<W>>,
     chess960: bool,
+    wdl_material: Option<i32>,
 }
 
 impl<W: Write + Send> UciReporter<W> {
     /// A reporter writing to `out`, castling as `chess960` asks.
     pub fn new(out: Arc<Mutex<W>>, chess960: bool) -> UciReporter<W> {
-        UciReporter { out, chess960 }
+        UciReporter {
+            out,
+            chess960,
+            wdl_material: None,
+        }
+    }
+
+    /// Adds `wdl` to every line with a score, for a searched position of `material`
+    /// ([`crate::eval::wdl::material`]).
+    pub fn with_wdl(mut self, material: i32) -> UciReporter<W> {
+        self.wdl_material = Some(material);
+        self
     }
 }
 
 impl<W: Write + Send> Reporter for UciReporter<W> {
     fn info(&self, info: &Info) {
-        write_lines(&self.out, &[info_line(info, self.chess960)]);
+        let line = info_line_wdl(info, self.chess960, self.wdl_material);
+        write_lines(&self.out, &[line]);
     }
 
     fn best_move(&self, result: &SearchResult) {
-        write_lines(&self.out, &bestmove_lines(result));
+        let mut lines = bestmove_lines(result);
+        // With no legal move the result is exact: mated (a loss) or stalemate (a draw).
+        if let (None, Some(first)) = (result.best, self.wdl_material.and(lines.first_mut())) {
+            let exact = if result.score < 0 {
+                "0 0 1000"
+            } else {
+                "0 1000 0"
+            };
+            first.push_str(&format!(" wdl {exact}"));
+        }
+        write_lines(&self.out, &lines);
     }
 }
 

@@ -8,12 +8,14 @@ use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
 use crate::core::{Move, Position};
+use crate::eval::wdl::{material, wdl};
 use crate::eval::Evaluator;
 use crate::rules::{answer, Game};
 use crate::search::{Engine, Job, Limits, Signals, BENCH_DEPTH};
 
 use super::book::BookOptions;
 use super::command::{parse, Command, GoParams, StartPosition};
+use super::eval_options::EvalOptions;
 use super::options::{declarations, parse_setoption, Change, Options};
 use super::report::{write_lines, UciReporter};
 use super::syzygy::SyzygyOptions;
@@ -46,6 +48,7 @@ pub struct Session<W: Write + Send + 'static> {
     engine: Engine,
     book: BookOptions,
     syzygy: SyzygyOptions,
+    eval: EvalOptions,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -60,6 +63,7 @@ impl<W: Write + Send + 'static> Session<W> {
             options,
             book: BookOptions::new(),
             syzygy: SyzygyOptions::default(),
+            eval: EvalOptions::default(),
         }
     }
 
@@ -113,6 +117,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 ];
                 lines.extend(declarations());
                 lines.extend(BookOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
+                lines.extend(EvalOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
                 lines.extend(SyzygyOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
                 lines.push("uciok".to_string());
                 write_lines(&self.out, &lines);
@@ -149,15 +154,15 @@ impl<W: Write + Send + 'static> Session<W> {
                 write_lines(&self.out, &lines);
             }
             Command::Eval => {
-                let trace = Evaluator::new().trace(self.game.position());
-                let lines: Vec<String> = trace.to_string().lines().map(str::to_string).collect();
+                let lines = self.eval_lines();
                 write_lines(&self.out, &lines);
             }
             Command::Bench { depth } => {
                 if self.idle("bench") {
                     let out = Arc::clone(&self.out);
                     let depth = depth.unwrap_or(BENCH_DEPTH);
-                    self.run_task(move |signals| tasks::bench(depth, signals, &out));
+                    let net = self.eval.network();
+                    self.run_task(move |signals| tasks::bench(depth, net, signals, &out));
                 }
             }
             // Answered only between searches: the pipe's lines never interleave with a
@@ -185,7 +190,43 @@ impl<W: Write + Send + 'static> Session<W> {
         true
     }
 
+    /// `eval`: the hand-crafted evaluation term by term, the network's score when one is
+    /// loaded, and the win/draw/loss chances of the evaluation in use.
+    fn eval_lines(&self) -> Vec<String> {
+        let pos = self.game.position();
+        let mut hce = Evaluator::new();
+        let mut lines: Vec<String> = hce
+            .trace(pos)
+            .to_string()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let in_use = match self.eval.network() {
+            Some(net) => {
+                let score = net.evaluate(pos);
+                lines.push(format!(
+                    "network evaluation (EvalFile): {score} cp for the side to move"
+                ));
+                score
+            }
+            None => hce.evaluate(pos),
+        };
+        let [w, d, l] = wdl(in_use, material(pos));
+        lines.push(format!(
+            "win/draw/loss for the side to move: {w} {d} {l} per mille (score {in_use} cp)"
+        ));
+        lines
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        if EvalOptions::handles(name) {
+            match self.eval.set(name, value) {
+                Ok(Some(note)) => self.info_string(&note),
+                Ok(None) => {}
+                Err(e) => self.info_string(&e),
+            }
+            return;
+        }
         if BookOptions::handles(name) {
             if let Err(e) = self.book.set(name, value) {
                 self.info_string(&e);
@@ -333,13 +374,15 @@ impl<W: Write + Send + 'static> Session<W> {
             limits,
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
-            net: None,
+            net: self.eval.network(),
             tb: self.syzygy.config(),
         };
-        let reporter = Arc::new(UciReporter::new(
-            Arc::clone(&self.out),
-            self.game.position().is_chess960(),
-        ));
+        let mut reporter =
+            UciReporter::new(Arc::clone(&self.out), self.game.position().is_chess960());
+        if self.eval.show_wdl() {
+            reporter = reporter.with_wdl(material(self.game.position()));
+        }
+        let reporter = Arc::new(reporter);
         if let Err(e) = self.engine.go(job, reporter) {
             // No search (no memory for the table, no thread), but the GUI still waits for an
             // answer: any legal move beats a lost game on time.
@@ -517,6 +560,71 @@ mod tests {
         let words: Vec<&str> = last.split_whitespace().collect();
         assert_eq!(words.len(), 4, "{last}");
         assert!(words[0].parse::<u64>().is_ok() && words[1] == "nodes" && words[3] == "nps");
+    }
+
+    /// The `wdl` triple of an info line, if it has one.
+    fn wdl_of(line: &str) -> Option<[u32; 3]> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == "wdl")?;
+        let n = |k: usize| words.get(i + k).and_then(|w| w.parse().ok());
+        Some([n(1)?, n(2)?, n(3)?])
+    }
+
+    #[test]
+    fn show_wdl_adds_a_triple_to_every_scored_line_and_only_then() {
+        let (plain, _) = run(&["position startpos", "go depth 4"]);
+        assert!(plain.iter().all(|l| wdl_of(l).is_none()));
+        let (out, _) = run(&[
+            "setoption name UCI_ShowWDL value true",
+            "setoption name MultiPV value 3",
+            "position fen 4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1",
+            "go depth 5",
+        ]);
+        let scored: Vec<&String> = out.iter().filter(|l| l.contains(" score ")).collect();
+        assert!(scored.len() >= 10);
+        for l in scored {
+            let [w, d, l3] = wdl_of(l).unwrap_or_else(|| panic!("no wdl: {l}"));
+            assert_eq!(w + d + l3, 1000, "{l}");
+            assert!(w > 900, "a queen up wins: {l}");
+        }
+        let (mated, _) = run(&[
+            "setoption name UCI_ShowWDL value true",
+            "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "go depth 3",
+        ]);
+        assert!(
+            mated.iter().any(|l| wdl_of(l) == Some([0, 0, 1000])),
+            "{mated:?}"
+        );
+    }
+
+    #[test]
+    fn eval_file_loads_a_network_or_keeps_the_evaluation() {
+        let path = std::env::temp_dir().join(format!("ferrum-net-{}.nnue", std::process::id()));
+        let mut net = crate::eval::nnue::Network::zeroed();
+        net.set_first_layer_bias(0, 255);
+        net.set_output_weight(0, 64);
+        std::fs::write(&path, net.to_bytes()).expect("write net");
+        let file = path.display().to_string();
+        let (out, _) = run(&[
+            "setoption name EvalFile value no/such/net.nnue",
+            "eval",
+            &format!("setoption name EvalFile value {file}"),
+            "eval",
+            "go depth 3",
+        ]);
+        let _ = std::fs::remove_file(&path);
+        assert!(out
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile no/such/net.nnue")));
+        let net_lines: Vec<&String> = out.iter().filter(|l| l.starts_with("network")).collect();
+        assert_eq!(net_lines.len(), 1, "{out:?}");
+        assert!(
+            net_lines[0].contains(" 400 cp"),
+            "this net scores every position 400"
+        );
+        assert!(out.iter().any(|l| l.contains("score cp 400")), "{out:?}");
+        assert!(bestmove(&out).is_some());
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! `quit` end them within milliseconds.
 
 use std::io::Write;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::core::Position;
-use crate::search::{bench_with, Signals, BENCH_FENS, MAX_PLY};
+use crate::eval::nnue::Network;
+use crate::search::{bench_with_net, Signals, BENCH_FENS, MAX_PLY};
 
 use super::report::write_lines;
 
@@ -70,8 +71,14 @@ fn count(pos: &mut Position, depth: u32, signals: &Signals) -> Option<u64> {
 
 /// `bench [depth]`: `N nodes M nps`, or once cancelled (within milliseconds)
 /// `info string bench stopped: …` and no count, which would not be the bench's.
-pub(crate) fn bench<W: Write>(depth: u32, signals: &Signals, out: &Mutex<W>) {
-    let r = bench_with(depth, signals);
+/// It evaluates with `net` when one is loaded (`EvalFile`).
+pub(crate) fn bench<W: Write>(
+    depth: u32,
+    net: Option<Arc<Network>>,
+    signals: &Signals,
+    out: &Mutex<W>,
+) {
+    let r = bench_with_net(depth, signals, net);
     let line = if r.positions == BENCH_FENS.len() {
         format!("{} nodes {} nps", r.nodes, r.nps())
     } else {
