@@ -34,7 +34,6 @@ use crate::eval::nnue::Network;
 
 pub use bench::{bench, bench_with, bench_with_net, BenchResult, BENCH_DEPTH, BENCH_FENS};
 pub use engine::Engine;
-#[cfg(feature = "tune")] // only the data generator uses it outside `engine`
 pub(crate) use engine::SEARCH_STACK_BYTES;
 pub use see::see_ge;
 pub use tb::{TbConfig, TB_WIN, TB_WIN_BOUND};
