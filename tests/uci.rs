@@ -357,3 +357,32 @@ fn stop_isready_and_quit_reach_go_perft_and_bench() {
     let quit = (quit_during("go perft 7"), quit_during("bench 20"));
     eprintln!("perft (isready, stop) {perft:?}, bench {bench:?}, quit (perft, bench) {quit:?}");
 }
+
+/// Found by `perft_check.py`: a `go perft` sent as soon as the previous total was read was
+/// refused ("a search is running") when it arrived before the engine had marked itself idle.
+#[test]
+fn perft_and_bench_answered_then_asked_again_at_once() {
+    let mut e = Engine::start();
+    for i in 0..300 {
+        e.send("position startpos");
+        e.send("go perft 2");
+        let lines = e
+            .until("Nodes searched", Duration::from_secs(5))
+            .unwrap_or_else(|| panic!("perft {i}: no total"));
+        assert!(!lines.iter().any(|l| l.contains("ignored")), "{lines:?}");
+        if i % 60 == 0 {
+            e.send("bench 1");
+            let end = Instant::now() + Duration::from_secs(30);
+            loop {
+                let left = end
+                    .checked_duration_since(Instant::now())
+                    .expect("bench result");
+                let line = e.lines.recv_timeout(left).expect("bench result");
+                assert!(!line.contains("ignored"), "{line}");
+                if line.ends_with(" nps") {
+                    break;
+                }
+            }
+        }
+    }
+}

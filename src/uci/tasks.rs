@@ -25,8 +25,11 @@ pub(crate) fn perft<W: Write>(pos: &Position, depth: u32, signals: &Signals, out
     }
     let depth = depth.min(MAX_PERFT_DEPTH);
     if depth == 0 {
-        write_lines(out, &[String::new(), "Nodes searched: 1".to_string()]);
-        return;
+        return finish(
+            signals,
+            out,
+            &[String::new(), "Nodes searched: 1".to_string()],
+        );
     }
     let chess960 = pos.is_chess960();
     let moves = pos.legal_moves();
@@ -39,12 +42,24 @@ pub(crate) fn perft<W: Write>(pos: &Position, depth: u32, signals: &Signals, out
                 "info string perft stopped: {done} of {} root moves counted, {total} nodes",
                 moves.len()
             );
-            return write_lines(out, &[line]);
+            return finish(signals, out, &[line]);
         };
         total += n;
         write_lines(out, &[format!("{}: {n}", m.to_uci(chess960))]);
     }
-    write_lines(out, &[String::new(), format!("Nodes searched: {total}")]);
+    finish(
+        signals,
+        out,
+        &[String::new(), format!("Nodes searched: {total}")],
+    );
+}
+
+/// Writes a task's last lines, marking it as ending first: a GUI may send its next command
+/// the moment it reads them, before the engine is idle, and that command must then wait the
+/// instant it takes rather than be refused as arriving during a running task.
+fn finish<W: Write>(signals: &Signals, out: &Mutex<W>, lines: &[String]) {
+    signals.cancel();
+    write_lines(out, lines);
 }
 
 /// Perft with bulk counting that gives up (`None`) once the task is cancelled. The signal is
@@ -88,5 +103,5 @@ pub(crate) fn bench<W: Write>(
             BENCH_FENS.len()
         )
     };
-    write_lines(out, &[line]);
+    finish(signals, out, &[line]);
 }
