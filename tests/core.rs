@@ -257,6 +257,9 @@ mod fen_properties {
 /// every input the fuzzer ever found interesting stays covered without a fuzzer in CI.
 #[path = "../fuzz/checks.rs"]
 mod checks;
+#[cfg(feature = "tune")]
+#[path = "../fuzz/checks_data.rs"]
+mod checks_data;
 
 mod fuzz_corpus_replay {
     use super::checks;
@@ -304,9 +307,10 @@ mod fuzz_corpus_replay {
         replay("book", checks::check_book);
     }
 
+    #[cfg(feature = "tune")]
     #[test]
     fn data_chunk_corpus() {
-        replay("data_chunk", checks::check_data_chunk);
+        replay("data_chunk", super::checks_data::check_data_chunk);
     }
 
     #[test]

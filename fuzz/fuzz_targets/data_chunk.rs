@@ -1,7 +1,7 @@
-//! Self-play data chunks against arbitrary bytes (invariants in `fuzz/checks.rs`).
+//! Self-play data chunks against arbitrary bytes (invariants in `fuzz/checks_data.rs`).
 #![no_main]
 
-#[path = "../checks.rs"]
-mod checks;
+#[path = "../checks_data.rs"]
+mod checks_data;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::check_data_chunk(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks_data::check_data_chunk(data));
