@@ -30,8 +30,8 @@ pub struct WdlModel {
 
 /// The fitted model (see `TRAINING.md`).
 pub const MODEL: WdlModel = WdlModel {
-    a: [188.960, -115.896, -45.080, 35.607],
-    b: [28.301, 66.003, 17.117, -34.066],
+    a: [396.506, -855.264, 760.956, -227.322],
+    b: [87.444, -20.402, 17.325, 7.875],
 };
 
 /// Scores at or beyond this are mates or tablebase results: a sure win (or loss).
