@@ -273,6 +273,12 @@ impl Visitor for GameReader {
     fn comment(&mut self, text: &str, at: Location) {
         self.seen(at);
         if let Some(notes) = self.notes() {
+            // Most points carry one comment: room for one rather than the four a first push
+            // reserves shrinks what a game with a comment on every move holds. Only the first:
+            // exact reservations after it would copy the list at every push.
+            if notes.comments.is_empty() {
+                notes.comments.reserve_exact(1);
+            }
             notes.comments.push(text.to_string());
         }
     }
