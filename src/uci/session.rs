@@ -376,6 +376,7 @@ impl<W: Write + Send + 'static> Session<W> {
             move_overhead: self.options.move_overhead,
             net: self.eval.network(),
             tb: self.syzygy.config(),
+            skill: None,
         };
         let mut reporter =
             UciReporter::new(Arc::clone(&self.out), self.game.position().is_chess960());
