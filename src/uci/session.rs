@@ -672,18 +672,36 @@ mod tests {
         kept.join(" ")
     }
 
-    /// The searches' output without timing, and bench's node count.
+    /// Like [`run`], but each `go` and `bench` is waited for before the next line: a `go`
+    /// during a search would replace it, and `bench` would be refused.
+    fn run_waiting(lines: &[&str]) -> Vec<String> {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        for l in lines {
+            s.handle_line(l);
+            if l.starts_with("go") || l.starts_with("bench") {
+                s.wait_for_search();
+            }
+        }
+        drop(s);
+        out.lines()
+    }
+
+    /// A search's output without timing, and bench's node count. Lines a slow machine adds
+    /// (`currmove`, and bounds after 2 s) are left out: they depend on the clock.
     fn search_and_bench(options: &[&str]) -> (Vec<String>, Option<String>) {
         let mut lines: Vec<&str> = options.to_vec();
         lines.extend(["position startpos moves e2e4", "go depth 7", "bench 4"]);
-        let (out, _) = run(&lines);
+        let out = run_waiting(&lines);
         let searched = out
             .iter()
             .filter(|l| !l.ends_with(" nps") && !l.starts_with("info string"))
+            .filter(|l| !l.contains(" currmove ") && !l.contains("bound "))
             .map(|l| without_timing(l))
             .collect();
         let bench = out
             .last()
+            .and_then(|l| l.strip_suffix(" nps"))
             .and_then(|l| l.split_whitespace().next().map(str::to_string));
         (searched, bench)
     }
@@ -720,8 +738,8 @@ mod tests {
         for f in &fens {
             lines.extend([*f, "go depth 3", *f, "go depth 3"]);
         }
-        let (out, _) = run(&lines);
-        out.iter()
+        run_waiting(&lines)
+            .iter()
             .filter_map(|l| l.strip_prefix("bestmove "))
             .map(|b| b.split_whitespace().next().map(str::to_string))
             .collect()
