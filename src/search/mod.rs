@@ -20,6 +20,7 @@ mod engine;
 mod ordering;
 mod pool;
 mod see;
+mod skill;
 mod tb;
 mod time;
 mod tt;
@@ -36,6 +37,7 @@ pub use bench::{bench, bench_with, bench_with_net, BenchResult, BENCH_DEPTH, BEN
 pub use engine::Engine;
 pub(crate) use engine::SEARCH_STACK_BYTES;
 pub use see::see_ge;
+pub use skill::{skill_seed, Skill};
 pub use tb::{TbConfig, TB_WIN, TB_WIN_BOUND};
 pub use time::Budget;
 pub use tt::{Bound, Entry, TranspositionTable};
@@ -103,6 +105,10 @@ pub struct Job {
     pub net: Option<Arc<Network>>,
     /// Syzygy tablebases (none by default).
     pub tb: TbConfig,
+    /// A strength level for people (`None`: full strength, the default). A level searches on
+    /// the lead thread only, under a node cap, and picks its move among several root lines;
+    /// see [`Skill`].
+    pub skill: Option<Skill>,
 }
 
 impl Job {
@@ -116,6 +122,7 @@ impl Job {
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             net: None,
             tb: TbConfig::default(),
+            skill: None,
         }
     }
 }

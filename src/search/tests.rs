@@ -352,3 +352,145 @@ fn the_last_pv_before_bestmove_starts_with_the_move_played_wherever_the_stop_fal
     }
     assert!(checked > 150, "only {checked} searches reported a line");
 }
+
+// ---- strength levels ----
+
+/// Middlegame and endgame positions where moves differ in value.
+const SKILL_FENS: [&str; 8] = [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 1 8",
+    "2r3k1/pp3ppp/4p3/3pP3/3P4/P4N2/1P3PPP/2R3K1 w - - 0 25",
+    "1r4k1/5pp1/p3p2p/8/3Q4/1P2q3/P4PPP/5RK1 b - - 0 28",
+    "3r1rk1/p4ppp/1p2p3/8/2P5/4B3/PP3PPP/3R1RK1 b - - 0 20",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+];
+
+fn skill_job(pos: Position, elo: u32, seed: u64, limits: Limits) -> Job {
+    Job {
+        skill: Some(Skill::new(elo, seed)),
+        ..Job::new(pos, limits)
+    }
+}
+
+/// The first move of the last `multipv 1` line before the answer, and the answer.
+fn last_pv_and_answer(said: &[(bool, Option<Move>)]) -> (Option<Move>, Option<Move>) {
+    let answer = match said.last() {
+        Some(&(true, best)) => best,
+        _ => panic!("no answer last: {said:?}"),
+    };
+    let pv = said.iter().rev().nth(1).and_then(|&(_, m)| m);
+    (pv, answer)
+}
+
+#[test]
+fn a_weak_level_sometimes_plays_another_move_never_an_illegal_one() {
+    let mut differs = 0;
+    let mut total = 0;
+    for f in SKILL_FENS {
+        let pos = fen(f);
+        let full = search(&Job::new(pos.clone(), depth(6)), 1).best;
+        for seed in 0..3 {
+            let job = skill_job(pos.clone(), 1000, seed, Limits::default());
+            let tt = TranspositionTable::with_mb(8).expect("8 MB");
+            let said = Transcript::default();
+            let r = run(&job, &tt, &Signals::new(), 1, &said);
+            let best = r.best.expect("a move");
+            assert!(pos.is_legal(best), "{f}: {best:?}");
+            said.best_move(&r);
+            let said = said.0.lock().expect("lock").clone();
+            assert_eq!(last_pv_and_answer(&said), (Some(best), Some(best)), "{f}");
+            // The same seed plays the same move.
+            assert_eq!(search(&job, 1).best, Some(best), "{f} seed {seed}");
+            total += 1;
+            differs += usize::from(Some(best) != full);
+        }
+    }
+    assert!(differs > 0, "always the full-strength move");
+    assert!(differs < total, "never the full-strength move");
+}
+
+/// Positions where the side to move mates in one.
+const MATE_IN_ONE: [&str; 4] = [
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "7k/8/6K1/8/8/8/Q7/8 w - - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "3r2k1/8/8/8/8/8/5PPP/6K1 b - - 0 1",
+];
+
+#[test]
+fn every_level_above_the_lowest_plays_a_mate_in_one() {
+    for f in MATE_IN_ONE {
+        let pos = fen(f);
+        for elo in (Skill::MIN_ELO + 1..=Skill::MAX_ELO).step_by(300) {
+            for seed in 0..4 {
+                let r = search(&skill_job(pos.clone(), elo, seed, Limits::default()), 1);
+                let best = r.best.expect("a move");
+                let mut after = pos.clone();
+                after.make(best);
+                assert!(
+                    after.in_check() && !after.has_legal_moves(),
+                    "{f} at {elo}, seed {seed}: {best:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_level_keeps_to_its_node_cap_and_plays_alone_whatever_the_threads() {
+    let pos = fen(SKILL_FENS[1]);
+    let job = skill_job(pos, 1900, 5, Limits::default());
+    let cap = Skill::new(1900, 5).node_cap();
+    let one = search(&job, 1);
+    assert!(one.nodes <= cap + 64, "{} nodes, cap {cap}", one.nodes);
+    let two = search(&job, 2);
+    assert_eq!(
+        (two.best, two.nodes),
+        (one.best, one.nodes),
+        "helpers stay idle"
+    );
+}
+
+#[test]
+fn a_level_waits_for_stop_in_an_infinite_search_and_answers_at_once_on_movetime() {
+    let mut engine = Engine::new(8, 2);
+    for (limits, stop_after_ms) in [
+        (
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            Some(150),
+        ),
+        (
+            Limits {
+                movetime: Some(5_000),
+                ..Limits::default()
+            },
+            None,
+        ),
+    ] {
+        let pos = fen(SKILL_FENS[0]);
+        let said = Arc::new(Transcript::default());
+        let job = skill_job(pos.clone(), 1200, 9, limits.clone());
+        let start = std::time::Instant::now();
+        engine
+            .go(job, Arc::clone(&said) as Arc<dyn Reporter>)
+            .expect("go");
+        if let Some(ms) = stop_after_ms {
+            std::thread::sleep(Duration::from_millis(ms));
+            let early = said.0.lock().expect("lock").iter().any(|e| e.0);
+            assert!(!early, "answered before stop: {limits:?}");
+            engine.stop();
+        }
+        engine.wait();
+        // The node cap, not the 5 s of movetime, ends the search.
+        assert!(start.elapsed() < Duration::from_millis(2_000), "{limits:?}");
+        let said = said.0.lock().expect("lock").clone();
+        let (pv, best) = last_pv_and_answer(&said);
+        assert!(best.is_some_and(|m| pos.is_legal(m)), "{limits:?}");
+        assert_eq!(pv, best, "{limits:?}: {said:?}");
+    }
+}

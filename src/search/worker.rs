@@ -32,6 +32,8 @@ pub(crate) struct Shared<'a> {
 
 /// How often (in nodes, minus one) a worker looks at the stop flag, the clock and node limits.
 const POLL_MASK: u64 = 1023;
+/// The same under a strength level, whose node caps start at a few hundred nodes.
+const SKILL_POLL_MASK: u64 = 63;
 
 /// No static evaluation (the side to move is in check).
 const NO_EVAL: i32 = -INFINITY;
@@ -95,6 +97,11 @@ pub(crate) struct Worker<'a> {
     /// Null-move verification: no null move below this ply while verifying.
     nmp_min_ply: usize,
     stopped: bool,
+    /// Nodes between two looks at the limits, minus one.
+    poll_mask: u64,
+    /// Under a strength level: the root lines of the last completed iteration, best first,
+    /// which the level chooses among (an unfinished iteration's lines are not comparable).
+    completed_lines: Vec<RootMove>,
 }
 
 impl<'a> Worker<'a> {
@@ -154,6 +161,12 @@ impl<'a> Worker<'a> {
             reported: Move::NULL,
             nmp_min_ply: 0,
             stopped: false,
+            poll_mask: if job.skill.is_some() {
+                SKILL_POLL_MASK
+            } else {
+                POLL_MASK
+            },
+            completed_lines: Vec::new(),
         }
     }
 
@@ -194,7 +207,7 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn poll(&mut self) -> bool {
-        if !self.stopped && self.nodes & POLL_MASK == 0 {
+        if !self.stopped && self.nodes & self.poll_mask == 0 {
             self.check_limits();
         }
         self.stopped
@@ -225,6 +238,12 @@ impl<'a> Worker<'a> {
         if !self.is_main() || self.completed_depth == 0 {
             return;
         }
+        // A level's node cap ends the search but is not a `stop`: an infinite or pondering
+        // search still waits for the GUI before it answers.
+        if self.over_skill_cap() {
+            self.stopped = true;
+            return;
+        }
         let over_nodes = self
             .job
             .limits
@@ -240,6 +259,11 @@ impl<'a> Worker<'a> {
             signals.stop();
             self.stopped = true;
         }
+    }
+
+    /// True once a strength level's node cap is reached (only the lead searches then).
+    fn over_skill_cap(&self) -> bool {
+        self.job.skill.is_some_and(|s| self.nodes >= s.node_cap())
     }
 
     // ---- iterative deepening ----
@@ -266,11 +290,19 @@ impl<'a> Worker<'a> {
 
     /// Runs iterative deepening until a limit or the stop signal; the main worker reports.
     pub(crate) fn iterate(&mut self, reporter: &dyn Reporter) {
-        if self.root_moves.is_empty() {
+        // A strength level searches on the lead alone: its node cap is the whole budget, and
+        // one thread keeps its choice deterministic for a seed.
+        if self.root_moves.is_empty() || (self.job.skill.is_some() && !self.is_main()) {
             return;
         }
         let max_depth = self.max_depth();
-        let multipv = self.job.multipv.clamp(1, self.root_moves.len());
+        // `shown` lines are reported; a level searches more (`multipv`) to choose among.
+        let shown = self.job.multipv.clamp(1, self.root_moves.len());
+        let multipv = self
+            .job
+            .skill
+            .map_or(shown, |s| s.lines().max(shown))
+            .min(self.root_moves.len());
         let mut depth = 1;
         while depth <= max_depth {
             self.root_depth = depth;
@@ -289,24 +321,52 @@ impl<'a> Worker<'a> {
             }
             self.completed_depth = depth as u32;
             if self.is_main() {
-                self.report_lines(reporter, multipv, depth as u32, None);
+                if self.job.skill.is_some() {
+                    self.completed_lines = self.root_moves[..multipv].to_vec();
+                }
+                self.report_lines(reporter, shown, depth as u32, None);
                 if self.should_end_after_iteration() {
                     break;
                 }
             }
             depth += 1;
         }
-        // An iteration cut short keeps a move that beat the last reported one (or that the
-        // re-sort after a failed aspiration put first): report that line again at the depth
-        // it was chosen, so that the last line before `bestmove` starts with the move played.
-        if self.is_main() && !self.reported.is_null() && self.root_moves[0].mv != self.reported {
-            self.report_lines(reporter, multipv, self.root_depth as u32, None);
+        if self.is_main() && !self.completed_lines.is_empty() {
+            self.play_skill_choice(reporter, shown);
+        } else if self.is_main()
+            && !self.reported.is_null()
+            && self.root_moves[0].mv != self.reported
+        {
+            // An iteration cut short keeps a move that beat the last reported one (or that the
+            // re-sort after a failed aspiration put first): report that line again at the
+            // depth it was chosen, so that the last line before `bestmove` starts with the
+            // move played.
+            self.report_lines(reporter, shown, self.root_depth as u32, None);
         }
         self.publish_nodes();
     }
 
+    /// Under a strength level: puts the chosen line of the last completed iteration first
+    /// (the answer is `root_moves[0]`) and reports the shown lines again, so that the last
+    /// `multipv 1` line before `bestmove` starts with the move played.
+    fn play_skill_choice(&mut self, reporter: &dyn Reporter, shown: usize) {
+        let Some(skill) = self.job.skill else { return };
+        let mut lines = std::mem::take(&mut self.completed_lines);
+        let scores: Vec<i32> = lines.iter().map(|l| l.score).collect();
+        let chosen = lines.remove(skill.choose(&scores).min(lines.len() - 1));
+        lines.insert(0, chosen);
+        let chosen_moves: Vec<Move> = lines.iter().map(|l| l.mv).collect();
+        self.root_moves.retain(|r| !chosen_moves.contains(&r.mv));
+        lines.append(&mut self.root_moves);
+        self.root_moves = lines;
+        self.report_lines(reporter, shown, self.completed_depth, None);
+    }
+
     fn should_end_after_iteration(&self) -> bool {
         let signals = self.shared.signals;
+        if self.over_skill_cap() {
+            return true;
+        }
         let best = self.root_moves[0].score;
         if let Some(m) = self.job.limits.mate {
             if best >= MATE - (2 * m.min(MAX_PLY as u32) as i32 - 1) {
@@ -361,6 +421,7 @@ impl<'a> Worker<'a> {
             };
             if self.is_main()
                 && self.job.multipv == 1
+                && self.job.skill.is_none()
                 && self.shared.signals.elapsed().as_millis() > 2_000
             {
                 self.report_lines(reporter, 1, depth as u32, Some(bound));

@@ -6,6 +6,7 @@ pub mod eval_options;
 pub mod options;
 pub mod report;
 pub mod session;
+pub mod strength_options;
 pub mod syzygy;
 mod tasks;
 

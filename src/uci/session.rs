@@ -18,6 +18,7 @@ use super::command::{parse, Command, GoParams, StartPosition};
 use super::eval_options::EvalOptions;
 use super::options::{declarations, parse_setoption, Change, Options};
 use super::report::{write_lines, UciReporter};
+use super::strength_options::StrengthOptions;
 use super::syzygy::SyzygyOptions;
 use super::tasks;
 
@@ -49,6 +50,7 @@ pub struct Session<W: Write + Send + 'static> {
     book: BookOptions,
     syzygy: SyzygyOptions,
     eval: EvalOptions,
+    strength: StrengthOptions,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -64,6 +66,7 @@ impl<W: Write + Send + 'static> Session<W> {
             book: BookOptions::new(),
             syzygy: SyzygyOptions::default(),
             eval: EvalOptions::default(),
+            strength: StrengthOptions::default(),
         }
     }
 
@@ -119,6 +122,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 lines.extend(BookOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
                 lines.extend(EvalOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
                 lines.extend(SyzygyOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
+                lines.extend(StrengthOptions::UCI_OPTIONS.iter().map(|l| l.to_string()));
                 lines.push("uciok".to_string());
                 write_lines(&self.out, &lines);
             }
@@ -235,6 +239,13 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         if SyzygyOptions::handles(name) {
             return self.set_syzygy_option(name, value);
+        }
+        // Read at the next `go`: no need to wait for a running search.
+        if StrengthOptions::handles(name) {
+            if let Err(e) = self.strength.set(name, value) {
+                self.info_string(&e);
+            }
+            return;
         }
         let change = match parse_setoption(name, value) {
             Ok(c) => c,
@@ -376,6 +387,7 @@ impl<W: Write + Send + 'static> Session<W> {
             move_overhead: self.options.move_overhead,
             net: self.eval.network(),
             tb: self.syzygy.config(),
+            skill: self.strength.next_skill(self.game.position().key()),
         };
         let mut reporter =
             UciReporter::new(Arc::clone(&self.out), self.game.position().is_chess960());
@@ -642,6 +654,152 @@ mod tests {
             "go depth 1 searchmoves e1g1",
         ]);
         assert_eq!(bestmove(&out).as_deref().map(|b| &b[..4]), Some("e1g1"));
+    }
+
+    /// An output line without its timing (`time`, `nps`), which differs from run to run.
+    fn without_timing(line: &str) -> String {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut kept = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            if matches!(words[i], "time" | "nps") {
+                i += 2;
+                continue;
+            }
+            kept.push(words[i]);
+            i += 1;
+        }
+        kept.join(" ")
+    }
+
+    /// Like [`run`], but each `go` and `bench` is waited for before the next line: a `go`
+    /// during a search would replace it, and `bench` would be refused.
+    fn run_waiting(lines: &[&str]) -> Vec<String> {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        for l in lines {
+            s.handle_line(l);
+            if l.starts_with("go") || l.starts_with("bench") {
+                s.wait_for_search();
+            }
+        }
+        drop(s);
+        out.lines()
+    }
+
+    /// A search's output without timing, and bench's node count. Lines a slow machine adds
+    /// (`currmove`, and bounds after 2 s) are left out: they depend on the clock.
+    fn search_and_bench(options: &[&str]) -> (Vec<String>, Option<String>) {
+        let mut lines: Vec<&str> = options.to_vec();
+        lines.extend(["position startpos moves e2e4", "go depth 7", "bench 4"]);
+        let out = run_waiting(&lines);
+        let searched = out
+            .iter()
+            .filter(|l| !l.ends_with(" nps") && !l.starts_with("info string"))
+            .filter(|l| !l.contains(" currmove ") && !l.contains("bound "))
+            .map(|l| without_timing(l))
+            .collect();
+        let bench = out
+            .last()
+            .and_then(|l| l.strip_suffix(" nps"))
+            .and_then(|l| l.split_whitespace().next().map(str::to_string));
+        (searched, bench)
+    }
+
+    #[test]
+    fn skill_level_20_and_no_limit_leave_search_and_bench_unchanged() {
+        let plain = search_and_bench(&[]);
+        assert!(plain.1.is_some() && plain.0.len() > 7, "{plain:?}");
+        let full = search_and_bench(&[
+            "setoption name Skill Level value 20",
+            "setoption name UCI_LimitStrength value false",
+            "setoption name UCI_Elo value 1000",
+        ]);
+        assert_eq!(full, plain);
+        // The options do reach the search: one level lower changes it.
+        let limited = search_and_bench(&["setoption name Skill Level value 19"]);
+        assert_ne!(limited.0, plain.0);
+        assert_eq!(limited.1, plain.1, "bench never plays at a level");
+    }
+
+    /// The bestmoves of a session at UCI_Elo 1000 with seed 11 over a few positions.
+    fn limited_moves(seed: &str) -> Vec<Option<String>> {
+        let seed = format!("setoption name Skill Seed value {seed}");
+        let mut lines = vec![
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 1000",
+            &seed,
+        ];
+        let fens = [
+            "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "position fen r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "position startpos moves d2d4 d7d5 c2c4",
+        ];
+        for f in &fens {
+            lines.extend([*f, "go depth 3", *f, "go depth 3"]);
+        }
+        run_waiting(&lines)
+            .iter()
+            .filter_map(|l| l.strip_prefix("bestmove "))
+            .map(|b| b.split_whitespace().next().map(str::to_string))
+            .collect()
+    }
+
+    #[test]
+    fn a_fixed_skill_seed_repeats_the_moves_of_a_session() {
+        let first = limited_moves("11");
+        assert_eq!(first.len(), 6);
+        assert_eq!(limited_moves("11"), first);
+    }
+
+    #[test]
+    fn a_limited_level_answers_on_every_kind_of_go_with_an_agreeing_pv() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        for l in [
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 1300",
+            "setoption name MultiPV value 2",
+            "setoption name Threads value 2",
+            "position fen r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        ] {
+            s.handle_line(l);
+        }
+        for go in [
+            "go infinite",
+            "go movetime 300",
+            "go wtime 3000 btime 3000 winc 100 binc 100",
+            "go depth 20",
+        ] {
+            let before = out.lines().len();
+            s.handle_line(go);
+            if go == "go infinite" {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                assert_eq!(
+                    bestmove(&out.lines()[before..]),
+                    None,
+                    "bestmove before stop"
+                );
+                s.handle_line("stop");
+            }
+            s.wait_for_search();
+            let said = out.lines()[before..].to_vec();
+            let best = bestmove(&said).unwrap_or_else(|| panic!("{go}: {said:?}"));
+            assert!(s.position().parse_uci(&best[..4]).is_ok(), "{go}: {best}");
+            let last_first = said
+                .iter()
+                .rev()
+                .find(|l| l.contains(" multipv 1 "))
+                .and_then(|l| l.split(" pv ").nth(1))
+                .and_then(|pv| pv.split_whitespace().next());
+            assert_eq!(last_first, Some(&best[..4]), "{go}: {said:?}");
+            assert!(
+                said.iter()
+                    .filter(|l| l.starts_with("info depth"))
+                    .all(|l| l.contains(" multipv 1 ") || l.contains(" multipv 2 ")),
+                "only the lines the GUI asked for: {said:?}"
+            );
+        }
     }
 
     #[test]
