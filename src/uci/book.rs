@@ -4,6 +4,8 @@ use crate::book::{Book, BookMove, BookPosition, Choice};
 use crate::core::zobrist::splitmix;
 use crate::core::{Move, Position, Square};
 
+use super::options::parse_check;
+
 /// `OwnBook` (off by default, as tournament tools expect) and `BookFile` (the embedded book when
 /// empty), and the random numbers for choosing among book moves by weight.
 pub struct BookOptions {
@@ -52,11 +54,7 @@ impl BookOptions {
     /// message for the GUI (the engine then plays without a book file).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         if name.eq_ignore_ascii_case("OwnBook") {
-            match value.map(str::to_ascii_lowercase).as_deref() {
-                Some("true") => self.own_book = true,
-                Some("false") => self.own_book = false,
-                _ => return Err("OwnBook takes true or false".to_string()),
-            }
+            self.own_book = parse_check("OwnBook", value)?;
             return Ok(());
         }
         let path = value.map(str::trim).unwrap_or_default();

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use crate::eval::nnue::Network;
 
+use super::options::parse_check;
+
 /// `EvalFile` and `UCI_ShowWDL`.
 #[derive(Clone, Debug, Default)]
 pub struct EvalOptions {
@@ -38,11 +40,7 @@ impl EvalOptions {
     /// ```
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         if name.eq_ignore_ascii_case("UCI_ShowWDL") {
-            self.show_wdl = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                Some("true") => true,
-                Some("false") => false,
-                _ => return Err("UCI_ShowWDL takes true or false".to_string()),
-            };
+            self.show_wdl = parse_check("UCI_ShowWDL", value)?;
             return Ok(None);
         }
         let path = value.map(str::trim).unwrap_or("");

@@ -126,12 +126,34 @@ pub fn declarations() -> Vec<String> {
     lines
 }
 
-fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
+/// Reads a `check` option's value, `true` or `false` in any case; the error is the message for
+/// the GUI. Every option module uses it, so all refuse a bad value in the same words.
+pub(crate) fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
     match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
         _ => Err(format!("option {name} takes true or false")),
     }
+}
+
+/// Reads a `spin` option's value: a whole number in `min..=max`. A value out of range is
+/// refused (the option keeps its value), not clamped; the error is the message for the GUI.
+pub(crate) fn parse_spin(
+    name: &str,
+    value: Option<&str>,
+    min: i64,
+    max: i64,
+) -> Result<i64, String> {
+    let text = value.map(str::trim).unwrap_or("");
+    let v: i64 = text
+        .parse()
+        .map_err(|_| format!("option {name} needs a whole number, found '{text}'"))?;
+    if v < min || v > max {
+        return Err(format!(
+            "option {name} must be between {min} and {max}, not {v}; unchanged"
+        ));
+    }
+    Ok(v)
 }
 
 /// Checks a `setoption`. Names are matched without regard to case; a spin value out of its
@@ -146,16 +168,7 @@ fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
 pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Change, String> {
     let lower = name.trim().to_ascii_lowercase();
     if let Some(s) = SPINS.iter().find(|s| s.name.to_ascii_lowercase() == lower) {
-        let text = value.map(str::trim).unwrap_or("");
-        let v: i64 = text
-            .parse()
-            .map_err(|_| format!("option {} needs a whole number, found '{text}'", s.name))?;
-        if v < s.min || v > s.max {
-            return Err(format!(
-                "option {} must be between {} and {}, not {v}; unchanged",
-                s.name, s.min, s.max
-            ));
-        }
+        let v = parse_spin(s.name, value, s.min, s.max)?;
         return Ok(match s.kind {
             SpinKind::Hash => Change::Hash(v as usize),
             SpinKind::Threads => Change::Threads(v as usize),
@@ -164,8 +177,8 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Change, String
         });
     }
     match lower.as_str() {
-        "ponder" => check_value("Ponder", value).map(Change::Ponder),
-        "uci_chess960" => check_value("UCI_Chess960", value).map(Change::Chess960),
+        "ponder" => parse_check("Ponder", value).map(Change::Ponder),
+        "uci_chess960" => parse_check("UCI_Chess960", value).map(Change::Chess960),
         "clear hash" => Ok(Change::ClearHash),
         _ => Err(format!("unknown option '{}'", name.trim())),
     }

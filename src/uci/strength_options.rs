@@ -7,6 +7,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::search::{skill_seed, Skill};
 
+use super::options::{parse_check, parse_spin};
+
 /// The strength options and the count of limited searches (for per-move seeds).
 #[derive(Clone, Debug)]
 pub struct StrengthOptions {
@@ -46,20 +48,6 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
-/// Reads a spin value in `min..=max`.
-fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
-    let text = value.map(str::trim).unwrap_or("");
-    let v: u64 = text
-        .parse()
-        .map_err(|_| format!("option {name} needs a whole number, found '{text}'"))?;
-    if v < min || v > max {
-        return Err(format!(
-            "option {name} must be between {min} and {max}, not {v}; unchanged"
-        ));
-    }
-    Ok(v)
-}
-
 impl StrengthOptions {
     /// The option lines sent in reply to `uci`.
     pub const UCI_OPTIONS: [&'static str; 4] = [
@@ -92,18 +80,14 @@ impl StrengthOptions {
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let name = name.trim();
         if name.eq_ignore_ascii_case("UCI_LimitStrength") {
-            self.limit = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                Some("true") => true,
-                Some("false") => false,
-                _ => return Err("option UCI_LimitStrength takes true or false".to_string()),
-            };
+            self.limit = parse_check("UCI_LimitStrength", value)?;
         } else if name.eq_ignore_ascii_case("UCI_Elo") {
             let min = u64::from(Skill::MIN_ELO);
-            self.elo = spin("UCI_Elo", value, min, u64::from(Skill::MAX_ELO))? as u32;
+            self.elo = parse_spin("UCI_Elo", value, min as i64, i64::from(Skill::MAX_ELO))? as u32;
         } else if name.eq_ignore_ascii_case("Skill Level") {
-            self.level = spin("Skill Level", value, 0, u64::from(Skill::MAX_LEVEL))? as u32;
+            self.level = parse_spin("Skill Level", value, 0, i64::from(Skill::MAX_LEVEL))? as u32;
         } else if name.eq_ignore_ascii_case("Skill Seed") {
-            self.seed = spin("Skill Seed", value, 0, MAX_SEED)?;
+            self.seed = parse_spin("Skill Seed", value, 0, MAX_SEED as i64)? as u64;
             self.base = if self.seed == 0 {
                 clock_seed()
             } else {

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use crate::search::TbConfig;
 use crate::tb::{Tablebases, TbError, MAX_PIECES};
 
+use super::options::{parse_check, parse_spin};
+
 /// The options' values and the open tables.
 #[derive(Debug, Default)]
 pub struct SyzygyOptions {
@@ -49,15 +51,11 @@ impl SyzygyOptions {
             return Ok(self.set_path(text));
         }
         if name.eq_ignore_ascii_case("Syzygy50MoveRule") {
-            self.config.rule50 = match text.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err("option Syzygy50MoveRule takes true or false".to_string()),
-            };
+            self.config.rule50 = parse_check("Syzygy50MoveRule", Some(text))?;
         } else if name.eq_ignore_ascii_case("SyzygyProbeDepth") {
-            self.config.probe_depth = spin(name, text, 1, 100)? as i32;
+            self.config.probe_depth = parse_spin(name, Some(text), 1, 100)? as i32;
         } else {
-            self.config.probe_limit = spin(name, text, 0, MAX_PIECES as i64)? as u32;
+            self.config.probe_limit = parse_spin(name, Some(text), 0, MAX_PIECES as i64)? as u32;
         }
         Ok(Vec::new())
     }
@@ -90,18 +88,6 @@ impl SyzygyOptions {
     pub fn config(&self) -> TbConfig {
         self.config.clone()
     }
-}
-
-fn spin(name: &str, text: &str, min: i64, max: i64) -> Result<i64, String> {
-    let v: i64 = text
-        .parse()
-        .map_err(|_| format!("option {name} needs a whole number, found '{text}'"))?;
-    if v < min || v > max {
-        return Err(format!(
-            "option {name} must be between {min} and {max}, not {v}; unchanged"
-        ));
-    }
-    Ok(v)
 }
 
 #[cfg(test)]
