@@ -4,10 +4,10 @@
 //! vector by hand. The layout of [`W`] is [`super::params`]; the untuned numbers above it are
 //! copied through from the previous file. Provenance (see src/eval/TUNING.md):
 //!
-//! Data: 1064290 positions from /work/data/selfplay-s1.txt, /work/data/selfplay-s100001.txt, /work/data/selfplay-s300001.txt.
+//! Data: 1064290 positions from $FERRUM_DATA/selfplay-s1.txt, $FERRUM_DATA/selfplay-s100001.txt, $FERRUM_DATA/selfplay-s300001.txt.
 //! K = 1.1873; mean squared error 0.109984 before, 0.104802 after.
-//! Holdout: 65389 positions from /work/data/selfplay-s200001.txt; error 0.109411 before, 0.104795 after.
-//! Command: ferrum tune --data /work/data/selfplay-s1.txt --data /work/data/selfplay-s100001.txt --data /work/data/selfplay-s300001.txt --epochs 300 --lr 1 --lambda 1 --l2 0.00000001 --holdout /work/data/selfplay-s200001.txt
+//! Holdout: 65389 positions from $FERRUM_DATA/selfplay-s200001.txt; error 0.109411 before, 0.104795 after.
+//! Command: ferrum tune --data $FERRUM_DATA/selfplay-s1.txt --data $FERRUM_DATA/selfplay-s100001.txt --data $FERRUM_DATA/selfplay-s300001.txt --epochs 300 --lr 1 --lambda 1 --l2 0.00000001 --holdout $FERRUM_DATA/selfplay-s200001.txt
 
 use super::params::NUM_PARAMS;
 use super::score::S;
