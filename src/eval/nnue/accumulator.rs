@@ -138,16 +138,17 @@ impl AccumulatorStack {
     #[inline]
     pub fn push(&mut self, delta: Delta) {
         self.top += 1;
-        let entry = Entry {
-            acc: self.entries[self.top - 1].acc,
-            computed: false,
-            delta,
-        };
         if self.top < self.entries.len() {
             self.entries[self.top].computed = false;
             self.entries[self.top].delta = delta;
         } else {
-            self.entries.push(entry);
+            // A new ply: its accumulators are filled in when it is first evaluated.
+            let acc = self.entries[self.top - 1].acc;
+            self.entries.push(Entry {
+                acc,
+                computed: false,
+                delta,
+            });
         }
     }
 
