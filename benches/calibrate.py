@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Calibration of the strength levels (`UCI_LimitStrength` + `UCI_Elo`): games of each level
+against engines of roughly known strength, then one maximum-likelihood fit of every level's Elo
+with the anchors' ratings held fixed.
+
+    benches/calibrate.py play  --ferrum target/release/ferrum --dir calib --levels 1200,1600,2000
+    benches/calibrate.py table --dir calib
+
+`play` plays, for each level, game pairs (balanced openings, colours swapped, match.py at
+--tc) against every anchor rated within --window of the level, and against the next level
+below it (so the lowest levels, far below every anchor, are still tied to the scale through
+the levels above them). Each pairing has its own PGN in --dir; a run that is stopped resumes
+where it was (new openings: the seed is the number of games already played), and --games is
+the target per pairing.
+
+`table` reads every PGN in --dir and fits one Elo per level: anchors are fixed at the ratings
+below, each game contributes its score to a logistic (Bradley-Terry) likelihood, and the 95%
+interval of a level comes from the curvature of the likelihood at its optimum (draws counted
+as half a win and half a loss, which overstates the variance: the intervals are conservative).
+
+The anchors' ratings are second-hand (rating lists at longer time controls than the ones
+played here, on other hardware): they place the scale roughly, not exactly. A level's
+measured Elo is therefore "the rating that explains its scores against these engines at this
+time control"; the README says so next to the table."""
+import argparse, glob, math, os, re, subprocess, sys
+
+# name: (match.py engine words, approximate rating, where the rating comes from)
+ANCHORS = {
+    'hoichess': (['cmd=/usr/games/hoichess --norc', 'proto=xboard', 'option.cores=1'], 1800,
+                 'HoiChess 0.22.0, ~1800 (issue 21, second-hand)'),
+    'fairymax': (['cmd=/usr/games/fairymax', 'proto=xboard'], 1850,
+                 'Fairy-Max 5.0b, ~1850 (issue 21, second-hand)'),
+    'phalanx': (['cmd=/usr/games/phalanx -b- -l-', 'proto=xboard'], 2610,
+                'Phalanx XXV, ~2610 (issue 21, second-hand)'),
+    'gnuchess': (['cmd=/usr/games/gnuchess --uci', 'option.OwnBook=false'], 2800,
+                 'GNU Chess 6.2.7, ~2800 (issue 21, second-hand)'),
+}
+
+
+def level_name(elo):
+    return f'ferrum-{elo}'
+
+
+def level_engine(ferrum, elo):
+    return [f'cmd={ferrum}', f'name={level_name(elo)}', 'option.UCI_LimitStrength=true',
+            f'option.UCI_Elo={elo}', 'option.Hash=16']
+
+
+def games_in(path):
+    """(white, black, result) of every finished game of a PGN, or [] when it does not exist."""
+    try:
+        text = open(path).read()
+    except FileNotFoundError:
+        return []
+    return re.findall(r'\[White "([^"]*)"\]\s*\[Black "([^"]*)"\]\s*\[Result "(1-0|0-1|1/2-1/2)"\]',
+                      text)
+
+
+def pairings(levels, window):
+    """(level, opponent name, opponent engine words or None for a level) to play."""
+    out = []
+    for i, elo in enumerate(levels):
+        for name, (words, rating, _) in ANCHORS.items():
+            if abs(rating - elo) <= window:
+                out.append((elo, name, words))
+        if i > 0:
+            out.append((elo, level_name(levels[i - 1]), levels[i - 1]))
+    return out
+
+
+def play(a):
+    levels = sorted(int(x) for x in a.levels.split(','))
+    os.makedirs(a.dir, exist_ok=True)
+    for elo, opp, words in pairings(levels, a.window):
+        pgn = os.path.join(a.dir, f'{level_name(elo)}-vs-{opp}.pgn')
+        while True:
+            played = len(games_in(pgn))
+            if played >= a.games:
+                break
+            pairs = max(1, min(a.batch_pairs, (a.games - played + 1) // 2))
+            if isinstance(words, int):
+                other = level_engine(a.ferrum, words)
+            else:
+                other = words + [f'name={opp}']
+            cmd = ['python3', a.match, '--engine'] + level_engine(a.ferrum, elo) + \
+                  ['--engine'] + other + \
+                  ['--tc', a.tc, '--openings', a.openings, '--random-seed', str(1 + played),
+                   '--rounds', str(pairs), '--concurrency', str(a.concurrency), '--pgn', pgn]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                tail = '\n'.join((r.stdout + r.stderr).splitlines()[-8:])
+                print(f'{level_name(elo)} vs {opp}: match.py reported a fault:\n{tail}',
+                      flush=True)
+            if len(games_in(pgn)) == played:
+                sys.exit(f'{level_name(elo)} vs {opp}: no game finished; stopping')
+            print(f'{level_name(elo)} vs {opp}: {len(games_in(pgn))} games', flush=True)
+
+
+def expected(diff):
+    return 1 / (1 + 10 ** (-diff / 400))
+
+
+def fit(results, fixed, iterations=200):
+    """Maximum-likelihood ratings of the players not in `fixed`. `results` holds
+    (player, opponent, score) per game. Returns {player: (rating, half-width of 95%)}."""
+    players = sorted({p for p, _, _ in results} | {o for _, o, _ in results})
+    free = [p for p in players if p not in fixed]
+    rating = {p: fixed.get(p, 2000.0) for p in players}
+    k = math.log(10) / 400
+    for _ in range(iterations):
+        # Newton steps per player, one at a time (the problem is small and well conditioned).
+        for p in free:
+            grad = hess = 0.0
+            for x, y, s in results:
+                if p not in (x, y):
+                    continue
+                mine, theirs, score = (x, y, s) if p == x else (y, x, 1 - s)
+                e = expected(rating[mine] - rating[theirs])
+                grad += k * (score - e)
+                hess += k * k * e * (1 - e)
+            if hess > 0:
+                rating[p] += max(-200.0, min(200.0, grad / hess))
+    # The covariance is the inverse of the whole information matrix: a level tied to the
+    # scale only through another level inherits that level's uncertainty too.
+    index = {p: i for i, p in enumerate(free)}
+    n = len(free)
+    info = [[0.0] * n for _ in range(n)]
+    for x, y, _ in results:
+        w = k * k * expected(rating[x] - rating[y]) * (1 - expected(rating[x] - rating[y]))
+        for p, q in ((x, y), (y, x)):
+            if p in index:
+                info[index[p]][index[p]] += w
+                if q in index:
+                    info[index[p]][index[q]] -= w
+    cov = invert(info)
+    return {p: (rating[p], 1.96 * math.sqrt(cov[i][i]) if cov else math.inf)
+            for p, i in index.items()}
+
+
+def invert(m):
+    """The inverse of a small square matrix (Gauss-Jordan), or None when it is singular."""
+    n = len(m)
+    a = [row[:] + [float(i == j) for j in range(n)] for i, row in enumerate(m)]
+    for c in range(n):
+        pivot = max(range(c, n), key=lambda r: abs(a[r][c]))
+        if abs(a[pivot][c]) < 1e-12:
+            return None
+        a[c], a[pivot] = a[pivot], a[c]
+        f = a[c][c]
+        a[c] = [v / f for v in a[c]]
+        for r in range(n):
+            if r != c and a[r][c] != 0:
+                g = a[r][c]
+                a[r] = [v - g * w for v, w in zip(a[r], a[c])]
+    return [row[n:] for row in a]
+
+
+def table(a):
+    results = []
+    per_level = {}
+    for path in sorted(glob.glob(os.path.join(a.dir, '*.pgn'))):
+        for white, black, res in games_in(path):
+            s = {'1-0': 1.0, '0-1': 0.0, '1/2-1/2': 0.5}[res]
+            results.append((white, black, s))
+            for me, them, score in ((white, black, s), (black, white, 1 - s)):
+                if me.startswith('ferrum-'):
+                    row = per_level.setdefault(me, {})
+                    w, d, l = row.get(them, (0, 0, 0))
+                    row[them] = (w + (score == 1), d + (score == 0.5), l + (score == 0))
+    if not results:
+        sys.exit(f'no games in {a.dir}')
+    fixed = {name: float(r) for name, (_, r, _) in ANCHORS.items()}
+    ratings = fit(results, fixed)
+    print('| `UCI_Elo` | opponents (+win =draw −loss) | games | score | measured Elo (95%) |')
+    print('| ---: | --- | ---: | ---: | ---: |')
+    for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
+        row = per_level[name]
+        games = sum(sum(v) for v in row.values())
+        points = sum(w + d / 2 for w, d, _ in row.values())
+        opps = ', '.join(f'{o} +{w} ={d} −{l}' for o, (w, d, l) in sorted(row.items()))
+        elo, half = ratings.get(name, (math.nan, math.inf))
+        # An all-won or all-lost record has no finite estimate.
+        measured = f'{elo:.0f} ± {half:.0f}' if 0 < points < games else 'unbounded'
+        print(f'| {name.split("-")[1]} | {opps} | {games} | {100 * points / games:.0f}% | '
+              f'{measured} |')
+    print()
+    print('Anchors (fixed): ' + '; '.join(note for _, _, note in ANCHORS.values()))
+
+
+ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+sub = ap.add_subparsers(dest='what', required=True)
+p = sub.add_parser('play')
+p.add_argument('--ferrum', required=True)
+p.add_argument('--dir', required=True)
+p.add_argument('--levels', required=True, help='UCI_Elo values, e.g. 1200,1600,2000,2400,2800')
+p.add_argument('--games', type=int, default=60, help='games per pairing')
+p.add_argument('--window', type=int, default=500,
+               help='anchors rated within this many Elo of a level are played')
+p.add_argument('--tc', default='10+0.1')
+p.add_argument('--batch-pairs', type=int, default=5)
+p.add_argument('--concurrency', type=int, default=1)
+p.add_argument('--match', default='../shared/tools/match.py')
+p.add_argument('--openings', default='../shared/openings/balanced.epd')
+t = sub.add_parser('table')
+t.add_argument('--dir', required=True)
+a = ap.parse_args()
+play(a) if a.what == 'play' else table(a)
