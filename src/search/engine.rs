@@ -62,9 +62,14 @@ impl Engine {
         self.tt.is_some()
     }
 
-    /// Sets the number of search threads and starts them (the old ones end first). Waits for a
+    /// Sets the number of search threads and starts them (the old ones end first; the same
+    /// number keeps the running ones). Waits for a
     /// running search.
     pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+        // The same count keeps the running threads (and what they have learned this game).
+        if n.max(1) == self.threads && self.pool.is_some() {
+            return Ok(());
+        }
         self.wait();
         self.pool = None;
         self.threads = n.max(1);
@@ -217,10 +222,15 @@ mod tests {
         }
         engine.set_threads(2).expect("threads");
         go(&mut engine, &seen);
+        engine.set_threads(1).expect("threads");
+        go(&mut engine, &seen);
         let ids = seen.0.lock().expect("lock").clone();
-        assert_eq!(ids.len(), 4);
-        assert!(ids[..3].iter().all(|&id| id == ids[0]), "{ids:?}");
-        assert_ne!(ids[3], ids[0], "set_threads starts new threads");
+        assert_eq!(ids.len(), 5);
+        assert!(
+            ids[..4].iter().all(|&id| id == ids[0]),
+            "the same count keeps them: {ids:?}"
+        );
+        assert_ne!(ids[4], ids[0], "a new count starts new threads");
         assert!(!engine.searching());
     }
 }

@@ -494,3 +494,29 @@ fn a_level_waits_for_stop_in_an_infinite_search_and_answers_at_once_on_movetime(
         assert_eq!(pv, best, "{limits:?}: {said:?}");
     }
 }
+
+#[test]
+fn a_node_limit_in_an_infinite_search_waits_for_stop() {
+    let mut engine = Engine::new(8, 2);
+    let pos = Position::startpos();
+    let said = Arc::new(Transcript::default());
+    let limits = Limits {
+        infinite: true,
+        nodes: Some(2_000),
+        ..Limits::default()
+    };
+    let job = Job::new(pos.clone(), limits);
+    engine
+        .go(job, Arc::clone(&said) as Arc<dyn Reporter>)
+        .expect("go");
+    // 2,000 nodes take well under a millisecond; the answer must still wait for `stop`.
+    std::thread::sleep(Duration::from_millis(200));
+    let early = said.0.lock().expect("lock").iter().any(|e| e.0);
+    assert!(!early, "answered before stop");
+    engine.stop();
+    engine.wait();
+    let said = said.0.lock().expect("lock").clone();
+    let (pv, best) = last_pv_and_answer(&said);
+    assert!(best.is_some_and(|m| pos.is_legal(m)));
+    assert_eq!(pv, best, "{said:?}");
+}

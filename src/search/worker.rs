@@ -256,7 +256,12 @@ impl<'a> Worker<'a> {
                 .hard
                 .is_some_and(|h| signals.clock_elapsed() >= h);
         if over_nodes || over_time {
-            signals.stop();
+            // An infinite or pondering search must not answer before `stop` or `ponderhit`
+            // (UCI), so its own node limit ends only this worker's iterations and the answer
+            // waits; otherwise the whole search stops.
+            if !(self.job.limits.infinite || signals.pondering()) {
+                signals.stop();
+            }
             self.stopped = true;
         }
     }
