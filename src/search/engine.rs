@@ -63,8 +63,7 @@ impl Engine {
     }
 
     /// Sets the number of search threads and starts them (the old ones end first; the same
-    /// number keeps the running ones). Waits for a
-    /// running search.
+    /// number keeps the running ones). Waits for a running search.
     pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
         // The same count keeps the running threads (and what they have learned this game).
         if n.max(1) == self.threads && self.pool.is_some() {
