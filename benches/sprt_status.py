@@ -7,7 +7,7 @@ two match.py processes with different seeds, one per core, each writing its own 
 
     benches/sprt_status.py sprt.pgn [more.pgn ...] new [--elo0 0 --elo1 10]
 
-`new` is the name the tested engine had in the PGN. Games pair with the last unpaired game on
+`new` is the name the tested engine had in the PGN (match.py's or fastchess's). Games pair with the last unpaired game on
 the same opening (match.py at concurrency 1 plays a pair back to back).
 
 When an earlier session's PGNs are gone but its counts were written down, `--carry` adds them:
@@ -29,8 +29,13 @@ match = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(match)
 
 text = '\n'.join(open(path).read() for path in a.pgn)
-games = re.findall(r'\[White "([^"]*)"\]\s*\[Black "([^"]*)"\]\s*\[Result "([^"]*)"\]\s*'
-                   r'\[FEN "([^"]*)"', text)
+# Tags are read per game in any order: match.py writes White, Black, Result, FEN in a row,
+# fastchess puts its own tags between them.
+games = []
+for block in re.findall(r'(?:^\[[^\n]*\]\n)+', text, flags=re.M):
+    tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', block, flags=re.M))
+    if {'White', 'Black', 'Result', 'FEN'} <= tags.keys():
+        games.append((tags['White'], tags['Black'], tags['Result'], tags['FEN']))
 tally = match.Tally()
 for white, black, result, fen in games:
     points = {'1-0': 1, '0-1': 0, '1/2-1/2': 0.5}.get(result)
