@@ -1,7 +1,9 @@
 //! Strength levels for people: how a level (an Elo) weakens the search, and how the move is
 //! chosen among the searched root lines.
 //!
-//! A level is an internal Elo between [`Skill::MIN_ELO`] and [`Skill::MAX_ELO`]. From it come:
+//! A level is an Elo between [`Skill::MIN_ELO`] and [`Skill::MAX_ELO`]. A measured table
+//! ([`CALIBRATION`]) turns it into a *strength* t (0 weakest .. 1 strongest of the original
+//! scale), and from t come:
 //!
 //! - a node cap per move ([`Skill::node_cap`]): weaker levels see less, so they miss deeper
 //!   tactics the way a person does;
@@ -10,9 +12,10 @@
 //! - a choice rule ([`Skill::choose`]): a softmax over each line's score loss against the best
 //!   line with a level-dependent temperature ([`Skill::temperature`]), so near-best moves are
 //!   played often and clearly worse ones rarely;
-//! - below 2000, an occasional blunder ([`Skill::blunder_rate`]): one of the searched lines
-//!   that loses between 1.5 and 6 pawns by the engine's own search (a hung piece or the
-//!   exchange), never a move outside the searched lines, so never nonsense and never illegal.
+//! - at the weakest strengths, an occasional blunder ([`Skill::blunder_rate`]): one of the
+//!   searched lines that loses between 1.5 and 6 pawns by the engine's own search (a hung
+//!   piece or the exchange), never a move outside the searched lines, so never nonsense and
+//!   never illegal.
 //!
 //! Above the lowest level a mate in one is always played, and any other found mate is kept
 //! (only mating lines compete). The lowest level sees a mate as a 15-pawn advantage: it
@@ -21,7 +24,9 @@
 //!
 //! The choice is deterministic for a seed ([`Skill::new`]); the UCI loop derives one per move.
 //!
-//! **All numbers here are first guesses**, to be calibrated by games against rated opponents.
+//! The shapes of these rules are design choices; the table that places an Elo on them is
+//! measured (games against engines of known strength, `benches/calibrate.py`; README, Strength
+//! levels).
 //!
 //! ```
 //! use ferrum::search::Skill;
@@ -50,8 +55,21 @@ const BLUNDER_MIN_LOSS: i32 = 150;
 /// ... and at most this much: a hung piece or the exchange, not the whole game.
 const BLUNDER_MAX_LOSS: i32 = 600;
 
-/// Blunders stop at this Elo.
-const BLUNDER_FREE_ELO: u32 = 2_000;
+/// Blunders stop at this strength (t).
+const BLUNDER_FREE_T: f64 = 0.556;
+
+/// `UCI_Elo` → strength t, linear in between: where each level measured as that Elo against
+/// the anchors at 10+0.1 (`benches/calibrate.py`, README). The original scale's t put 1000 at
+/// 0 and 2800 at 1, and measured far weaker than its names below 2600 (t 0.67 scored like
+/// 1740, t 0.44 like about 1100).
+pub const CALIBRATION: [(u32, f64); 6] = [
+    (1000, 0.410),
+    (1400, 0.552),
+    (1800, 0.681),
+    (2200, 0.772),
+    (2600, 0.864),
+    (2800, 1.000),
+];
 
 impl Skill {
     /// The weakest level.
@@ -88,14 +106,25 @@ impl Skill {
         self.elo <= Skill::MIN_ELO
     }
 
-    /// Where the level lies between the weakest (0) and the strongest (1).
+    /// The level's strength t from [`CALIBRATION`] (linear between its points).
     fn strength(&self) -> f64 {
-        f64::from(self.elo - Skill::MIN_ELO) / f64::from(Skill::MAX_ELO - Skill::MIN_ELO)
+        let elo = self.elo;
+        let mut prev = CALIBRATION[0];
+        for &(e, t) in &CALIBRATION {
+            if elo <= e {
+                if e == prev.0 {
+                    return t;
+                }
+                let f = f64::from(elo - prev.0) / f64::from(e - prev.0);
+                return prev.1 + f * (t - prev.1);
+            }
+            prev = (e, t);
+        }
+        prev.1
     }
 
-    /// Nodes searched per move at most: 2^(8 + 10 t) for t from 0 (weakest) to 1, i.e. 256 at
-    /// 1000, 8,192 at 1900 and 262,144 at 2800; each doubling is assumed to be worth ~180 Elo
-    /// at these small node counts.
+    /// Nodes searched per move at most: 2^(8 + 10 t), e.g. 256 at t = 0, 8,192 at t = 0.5 and
+    /// 262,144 at t = 1.
     pub fn node_cap(&self) -> u64 {
         2f64.powf(8.0 + 10.0 * self.strength()).round() as u64
     }
@@ -106,16 +135,16 @@ impl Skill {
         4 + (2.0 * (1.0 - self.strength())).round() as usize
     }
 
-    /// The softmax temperature in centipawns: 120 at the weakest level down to 10 at the
-    /// strongest. A line `loss` centipawns worse than the best is weighted `exp(-loss / T)`.
+    /// The softmax temperature in centipawns: 10 + 110 (1 - t), so 120 at t = 0 down to 10 at
+    /// t = 1. A line `loss` centipawns worse than the best is weighted `exp(-loss / T)`.
     pub fn temperature(&self) -> f64 {
         10.0 + 110.0 * (1.0 - self.strength())
     }
 
-    /// The chance per move of a deliberate blunder: 20% at 1000 falling linearly to 0 at 2000.
+    /// The chance per move of a deliberate blunder: 20% at t = 0 falling linearly to 0 at
+    /// t = 0.556 (where the original scale put 2000).
     pub fn blunder_rate(&self) -> f64 {
-        let below = BLUNDER_FREE_ELO.saturating_sub(self.elo);
-        0.2 * f64::from(below) / f64::from(BLUNDER_FREE_ELO - Skill::MIN_ELO)
+        0.2 * ((BLUNDER_FREE_T - self.strength()) / BLUNDER_FREE_T).max(0.0)
     }
 
     /// Chooses the line to play among `scores` (internal scores of the searched root lines,
@@ -257,11 +286,11 @@ mod tests {
     #[test]
     fn the_mapping_weakens_monotonically_and_stays_in_range() {
         let mut prev = Skill::new(Skill::MIN_ELO, 0);
-        assert_eq!(prev.node_cap(), 256);
-        assert_eq!(prev.lines(), 6);
-        assert!((prev.blunder_rate() - 0.2).abs() < 1e-9);
+        assert!((prev.strength() - CALIBRATION[0].1).abs() < 1e-9);
+        assert!(prev.lines() <= 6);
         for elo in (Skill::MIN_ELO + 50..=Skill::MAX_ELO).step_by(50) {
             let s = Skill::new(elo, 0);
+            assert!(s.strength() > prev.strength(), "{elo}");
             assert!(s.node_cap() > prev.node_cap(), "{elo}");
             assert!(s.temperature() < prev.temperature(), "{elo}");
             assert!(s.blunder_rate() <= prev.blunder_rate(), "{elo}");
@@ -271,11 +300,23 @@ mod tests {
             );
             prev = s;
         }
-        assert_eq!(prev.node_cap(), 262_144);
-        assert_eq!(prev.lines(), 4);
-        assert_eq!(Skill::new(2000, 0).blunder_rate(), 0.0);
+        assert!((prev.strength() - CALIBRATION[CALIBRATION.len() - 1].1).abs() < 1e-9);
+        assert!(prev.temperature() >= 10.0 && prev.node_cap() <= 262_144);
         assert_eq!(Skill::new(5, 0).elo(), Skill::MIN_ELO, "clamped");
         assert_eq!(Skill::new(9_999, 0).elo(), Skill::MAX_ELO, "clamped");
+    }
+
+    #[test]
+    fn the_calibration_is_interpolated_linearly_between_its_points() {
+        for w in CALIBRATION.windows(2) {
+            let ((e0, t0), (e1, t1)) = (w[0], w[1]);
+            assert!(e1 > e0 && t1 > t0, "increasing: {w:?}");
+            assert!((Skill::new(e0, 0).strength() - t0).abs() < 1e-9);
+            let mid = Skill::new((e0 + e1) / 2, 0).strength();
+            assert!((mid - (t0 + t1) / 2.0).abs() < 1e-3, "{w:?}: {mid}");
+        }
+        assert_eq!(CALIBRATION[0].0, Skill::MIN_ELO);
+        assert_eq!(CALIBRATION[CALIBRATION.len() - 1].0, Skill::MAX_ELO);
     }
 
     #[test]
