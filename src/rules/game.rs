@@ -1000,17 +1000,7 @@ mod tests {
         // Texts the quick match found a move for, and texts left to the full path.
         let mut checked = [0, 0];
         for _ in 0..plies {
-            for text in texts(&game) {
-                let full =
-                    san::read(&text).and_then(|p| game.match_move(p, &game.pos.legal_moves()).ok());
-                assert_eq!(
-                    game.quick_match(&text),
-                    full,
-                    "{text} in {}",
-                    game.pos.fen()
-                );
-                checked[usize::from(full.is_none())] += 1;
-            }
+            check_position(&game, &mut checked);
             let legal = game.legal_moves();
             if legal.is_empty() {
                 break;
@@ -1022,6 +1012,43 @@ mod tests {
             game.play_move(m).unwrap();
         }
         checked
+    }
+
+    /// Checks that the quick match of `parse_move` gives what the full list gives for the
+    /// texts of [`texts`] in `game`'s position; counts them in `checked` (found, left).
+    fn check_position(game: &Game, checked: &mut [usize; 2]) {
+        for text in texts(game) {
+            let full =
+                san::read(&text).and_then(|p| game.match_move(p, &game.pos.legal_moves()).ok());
+            assert_eq!(
+                game.quick_match(&text),
+                full,
+                "{text} in {}",
+                game.pos.fen()
+            );
+            checked[usize::from(full.is_none())] += 1;
+        }
+    }
+
+    /// The same check at every position of the opening book's source games (299 lines).
+    #[test]
+    fn quick_match_agrees_on_the_book_games() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/book/ferrum.pgn");
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return; // not in a package download
+        };
+        let mut checked = [0, 0];
+        let games = crate::rules::read_pgn(&text);
+        for read in &games {
+            let read = read.as_ref().unwrap();
+            let mut game = Game::from_position(read.game.start_position().clone());
+            for &m in read.game.history() {
+                check_position(&game, &mut checked);
+                game.play_move(m).unwrap();
+            }
+            check_position(&game, &mut checked);
+        }
+        assert!(games.len() > 250 && checked[0] > 10_000, "{checked:?}");
     }
 
     #[test]
