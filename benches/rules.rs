@@ -207,7 +207,46 @@ fn pgn_side_by_side() {
 
 criterion_group!(benches, play_and_outcome, pgn_import);
 
+/// One PGN reader on one text in a loop, for a profiler: `PGN_PROF=<reader>-<text>` with
+/// `<reader>` `old`, `notes` or `moves` and `<text>` `bare` or `annotated`, run for
+/// `PGN_PROF_SECS` seconds (default 10).
+fn pgn_profile(what: &str) {
+    let games = random_games(1000, 160, 0xfeed);
+    let text: String = if what.ends_with("annotated") {
+        games.iter().map(annotated).collect()
+    } else {
+        games.iter().map(|g| write_pgn(g, &[])).collect()
+    };
+    let secs: f64 = std::env::var("PGN_PROF_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10.0);
+    let start = std::time::Instant::now();
+    let mut rounds = 0;
+    while start.elapsed().as_secs_f64() < secs {
+        let ok = if what.starts_with("old") {
+            pgn_0_1::read_pgn(&text)
+                .iter()
+                .filter(|r| r.is_ok())
+                .count()
+        } else if what.starts_with("notes") {
+            read_pgn(&text).iter().filter(|r| r.is_ok()).count()
+        } else {
+            let stream = PgnStream::new(text.as_bytes()).without_notes();
+            stream.filter(|r| r.is_ok()).count()
+        };
+        assert_eq!(ok, 1000);
+        rounds += 1;
+    }
+    let ms = start.elapsed().as_secs_f64() * 1e3 / f64::from(rounds);
+    println!("{what}: {rounds} rounds, {ms:.1} ms each");
+}
+
 fn main() {
+    if let Ok(what) = std::env::var("PGN_PROF") {
+        pgn_profile(&what);
+        return;
+    }
     if std::env::var_os("PGN_AB").is_some() {
         pgn_side_by_side();
         return;

@@ -400,6 +400,20 @@ impl Game {
     /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let text = text.trim();
+        // The usual case, a legal move, is found among the moves of the pieces the text can
+        // mean: most of the position's moves (and the king's attacked-square tests) are never
+        // generated. A move found there is the one the full list below would give, and proves
+        // that the side to move has a legal move, which is all the outcome needs to know.
+        if let Some(m) = self.quick_match(text) {
+            let outcome = match self.decision {
+                Some(decided) => decided,
+                None => self.automatic_outcome(true),
+            };
+            if outcome.is_over() {
+                return Err(MoveError::new(text, MoveErrorKind::GameOver { outcome }));
+            }
+            return Ok(m);
+        }
         let legal = self.pos.legal_moves();
         let outcome = match self.decision {
             Some(decided) => decided,
@@ -411,28 +425,34 @@ impl Game {
         let Some(parsed) = san::read(text) else {
             return Err(MoveError::new(text, MoveErrorKind::NotAMove));
         };
-        let refused = |kind| Err(MoveError::new(text, kind));
+        self.match_move(parsed, &legal)
+            .map_err(|kind| MoveError::new(text, kind))
+    }
+
+    /// The legal move of `legal` that `parsed` names, or why there is none. `legal` holds the
+    /// position's legal moves, or at least every one of them that `parsed` could name (see
+    /// [`Game::quick_match`]); a refusal is only trusted from the full list.
+    fn match_move(&self, parsed: MoveText, legal: &[Move]) -> Result<Move, MoveErrorKind> {
+        let refused = Err;
         match parsed {
             MoveText::Uci {
                 from,
                 to,
                 promotion,
             } => {
-                let from_here: Vec<Move> =
-                    legal.iter().copied().filter(|m| m.from() == from).collect();
-                let mut same_squares: Vec<Move> =
-                    from_here.iter().copied().filter(|m| m.to() == to).collect();
-                if same_squares.is_empty() {
-                    same_squares = from_here
-                        .iter()
-                        .copied()
-                        .filter(|m| m.is_castle() && m.king_destination() == to)
-                        .collect();
-                }
-                if let Some(&m) = same_squares.iter().find(|m| m.promotion() == promotion) {
+                // Walked without collecting: this runs for every move of every game read.
+                let from_here = || legal.iter().copied().filter(move |m| m.from() == from);
+                let squares = |m: &Move| m.to() == to;
+                let castles = |m: &Move| m.is_castle() && m.king_destination() == to;
+                let same: &dyn Fn(&Move) -> bool = if from_here().any(|m| squares(&m)) {
+                    &squares
+                } else {
+                    &castles
+                };
+                if let Some(m) = from_here().find(|m| same(m) && m.promotion() == promotion) {
                     return Ok(m);
                 }
-                if let Some(&m) = same_squares.first() {
+                if let Some(m) = from_here().find(|m| same(m)) {
                     return refused(promotion_refusal(m, promotion));
                 }
                 refused(self.why_not(from, to, promotion))
@@ -453,10 +473,8 @@ impl Game {
                 to,
                 promotion,
             } => {
-                let fits: Vec<Move> = legal
-                    .iter()
-                    .copied()
-                    .filter(|m| {
+                let fits = || {
+                    legal.iter().copied().filter(move |m| {
                         let from = m.from();
                         !m.is_castle()
                             && m.to() == to
@@ -467,27 +485,43 @@ impl Game {
                                 || file.is_some()
                                 || from.file() == to.file())
                     })
-                    .collect();
-                let exact: Vec<Move> = fits
-                    .iter()
-                    .copied()
-                    .filter(|m| m.promotion() == promotion)
-                    .collect();
-                match exact.as_slice() {
-                    [m] => Ok(*m),
-                    [] => match fits.first() {
-                        Some(&m) => refused(promotion_refusal(m, promotion)),
+                };
+                // Walked without collecting (every move of every game read comes here); the
+                // candidates are only gathered for the refusal of an ambiguous move.
+                let mut exact = fits().filter(|m| m.promotion() == promotion);
+                match (exact.next(), exact.next()) {
+                    (Some(m), None) => Ok(m),
+                    (None, _) => match fits().next() {
+                        Some(m) => refused(promotion_refusal(m, promotion)),
                         None => refused(self.why_not_san(piece, file, rank, to, promotion)),
                     },
-                    several => refused(MoveErrorKind::Ambiguous {
-                        candidates: several
-                            .iter()
-                            .map(|&m| san::san_unchecked(&self.pos, m))
+                    (Some(_), Some(_)) => refused(MoveErrorKind::Ambiguous {
+                        candidates: fits()
+                            .filter(|m| m.promotion() == promotion)
+                            .map(|m| san::san_unchecked(&self.pos, m))
                             .collect(),
                     }),
                 }
             }
         }
+    }
+
+    /// The legal move `text` names when it reads as a move and exactly one legal move fits it,
+    /// looked for among the legal moves of the pieces it can mean only (the piece on a UCI
+    /// origin, the king for castling, the pieces of the SAN's kind); `None` otherwise, and the
+    /// full path of [`Game::parse_move`] decides. Every legal move that could fit is in that
+    /// smaller list, so a move found there is the one the full list gives.
+    fn quick_match(&self, text: &str) -> Option<Move> {
+        let parsed = san::read(text)?;
+        let us = self.side_to_move();
+        let origins = match parsed {
+            MoveText::Uci { from, .. } => from.bb(),
+            MoveText::Castle(_) => self.pos.king_square(us).bb(),
+            MoveText::San { piece, .. } => self.pos.pieces_of(us, piece),
+        };
+        let mut list = MoveList::new();
+        self.pos.legal_moves_from(origins, &mut list);
+        self.match_move(parsed, &list).ok()
     }
 
     /// Plays the move written `text` (UCI or SAN, see [`Game::parse_move`]) and returns it.
@@ -925,5 +959,124 @@ fn promotion_refusal(legal: Move, asked: Option<PieceKind>) -> MoveErrorKind {
             piece,
             promotes: legal.promotion().is_some(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The texts a reader may meet for the legal moves of `game`: each move's SAN and UCI,
+    /// and near misses (no disambiguation, another piece letter, no promotion piece, castling
+    /// either way) that the full path refuses or reads differently.
+    fn texts(game: &Game) -> Vec<String> {
+        let mut out = vec!["O-O".to_string(), "O-O-O".to_string(), "e1g1".to_string()];
+        for &m in game.legal_moves().iter() {
+            let san = san::san_unchecked(&game.pos, m);
+            out.push(m.to_uci(false));
+            out.push(m.to_uci(true));
+            out.push(format!("{}{}", m.from(), m.to()));
+            let body = san.trim_end_matches(['+', '#']);
+            let dest = m.to().to_string();
+            if let Some(at) = body.rfind(&dest) {
+                // The destination and what follows, after each of the piece letters.
+                let tail = &body[at..];
+                for piece in ["", "N", "B", "R", "Q", "K"] {
+                    out.push(format!("{piece}{tail}"));
+                    out.push(format!("{piece}x{tail}"));
+                }
+                out.push(body[..at].chars().take(1).collect::<String>() + tail);
+                out.push(body[..at].to_string() + &dest);
+            }
+            out.push(san);
+        }
+        out
+    }
+
+    /// Plays `plies` random moves (a fixed xorshift sequence) from `game`, checking at every
+    /// position that the quick match of `parse_move` gives what the full list gives.
+    fn check_random_game(mut game: Game, plies: usize, seed: u64) -> [usize; 2] {
+        let mut rng = seed;
+        // Texts the quick match found a move for, and texts left to the full path.
+        let mut checked = [0, 0];
+        for _ in 0..plies {
+            check_position(&game, &mut checked);
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let m = legal[(rng % legal.len() as u64) as usize];
+            game.play_move(m).unwrap();
+        }
+        checked
+    }
+
+    /// Checks that the quick match of `parse_move` gives what the full list gives for the
+    /// texts of [`texts`] in `game`'s position; counts them in `checked` (found, left).
+    fn check_position(game: &Game, checked: &mut [usize; 2]) {
+        for text in texts(game) {
+            let full =
+                san::read(&text).and_then(|p| game.match_move(p, &game.pos.legal_moves()).ok());
+            assert_eq!(
+                game.quick_match(&text),
+                full,
+                "{text} in {}",
+                game.pos.fen()
+            );
+            checked[usize::from(full.is_none())] += 1;
+        }
+    }
+
+    /// The same check at every position of the opening book's source games (299 lines).
+    #[test]
+    fn quick_match_agrees_on_the_book_games() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/book/ferrum.pgn");
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return; // not in a package download
+        };
+        let mut checked = [0, 0];
+        let games = crate::rules::read_pgn(&text);
+        for read in &games {
+            let read = read.as_ref().unwrap();
+            let mut game = Game::from_position(read.game.start_position().clone());
+            for &m in read.game.history() {
+                check_position(&game, &mut checked);
+                game.play_move(m).unwrap();
+            }
+            check_position(&game, &mut checked);
+        }
+        assert!(games.len() > 250 && checked[0] > 10_000, "{checked:?}");
+    }
+
+    #[test]
+    fn quick_match_agrees_with_the_full_list() {
+        let mut checked = [0, 0];
+        let mut add = |[found, left]: [usize; 2]| {
+            checked[0] += found;
+            checked[1] += left;
+        };
+        for seed in 1..=40u64 {
+            add(check_random_game(
+                Game::new(),
+                200,
+                seed * 0x9e37_79b9_7f4a_7c15,
+            ));
+        }
+        for n in [0, 518, 959, 77, 300] {
+            let game = Game::chess960(n).unwrap();
+            add(check_random_game(game, 150, u64::from(n) + 7));
+        }
+        // Positions with promotions, en passant, castling both ways and pins.
+        for fen in [
+            "r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R w KQkq c6 0 1",
+            "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",
+            "N3k2N/8/8/8/8/8/8/N3K2N w - - 0 1",
+        ] {
+            add(check_random_game(Game::from_fen(fen).unwrap(), 60, 3));
+        }
+        assert!(checked[0] > 100_000 && checked[1] > 100_000, "{checked:?}");
     }
 }

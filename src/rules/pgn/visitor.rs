@@ -300,7 +300,7 @@ impl<R: BufRead> PgnParser<R> {
             b';' => {
                 let start = self.pos + 1;
                 self.pos = self.line.len();
-                comment(&mut self.games, &self.line[start..], g, v, at);
+                comment(&mut self.games, &self.line[start..], false, g, v, at);
             }
             b'(' => {
                 self.pos += 1;
@@ -399,9 +399,10 @@ impl<R: BufRead> PgnParser<R> {
         at: Location,
     ) -> io::Result<()> {
         let start = self.pos + 1;
-        if let Some(i) = self.line[start..].find('}') {
+        if let (Some(i), clean) = scan_comment(&self.line.as_bytes()[start..]) {
             self.pos = start + i + 1;
-            comment(&mut self.games, &self.line[start..start + i], g, v, at);
+            let text = &self.line[start..start + i];
+            comment(&mut self.games, text, clean, g, v, at);
             return Ok(());
         }
         let mut text = std::mem::take(&mut self.long_comment);
@@ -423,7 +424,7 @@ impl<R: BufRead> PgnParser<R> {
             begin(&mut self.games, g, v);
             error(v, SyntaxErrorKind::UnclosedComment, at);
         }
-        comment(&mut self.games, &text, g, v, at);
+        comment(&mut self.games, &text, false, g, v, at);
         self.long_comment = text;
         Ok(())
     }
@@ -530,9 +531,19 @@ fn begin<V: Visitor>(games: &mut usize, g: &mut GameState, v: &mut V) {
 }
 
 /// Reports a comment (held back if no game has started yet), after the malformed commands in
-/// it.
-fn comment<V: Visitor>(games: &mut usize, text: &str, g: &mut GameState, v: &mut V, at: Location) {
-    let mut bad = command_errors(text, at);
+/// it; `clean` when they are known to be all well formed (see [`scan_comment`]).
+fn comment<V: Visitor>(
+    games: &mut usize,
+    text: &str,
+    clean: bool,
+    g: &mut GameState,
+    v: &mut V,
+    at: Location,
+) {
+    let mut bad = (!clean)
+        .then(|| command_errors(text, at))
+        .into_iter()
+        .flatten();
     if let Some(first) = bad.next() {
         begin(games, g, v);
         v.error(first);
@@ -543,6 +554,41 @@ fn comment<V: Visitor>(games: &mut usize, text: &str, g: &mut GameState, v: &mut
     } else {
         g.pending.push((Pending::Comment(text.to_string()), at));
     }
+}
+
+/// The offset of the `}` that closes a `{` comment whose text starts `bytes` (`None` when it
+/// is not on this line), and whether the text up to it is clean: every `[%` in it starts a
+/// well-formed command (the rules of [`command_at`]). One pass for both, as exported games
+/// comment every move; a text that is not clean is checked again by [`command_errors`],
+/// which says what is wrong and where.
+fn scan_comment(bytes: &[u8]) -> (Option<usize>, bool) {
+    let n = bytes.len();
+    let mut clean = true;
+    let mut i = 0;
+    while i < n {
+        match bytes[i] {
+            b'}' => return (Some(i), clean),
+            b'[' if bytes.get(i + 1) == Some(&b'%') => {
+                i += 2;
+                let name_start = i;
+                while i < n && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let named = i > name_start;
+                // The comment's text ends at its `}`: a command must close before it.
+                while i < n && !matches!(bytes[i], b']' | b'[' | b'}') {
+                    i += 1;
+                }
+                if named && bytes.get(i) == Some(&b']') {
+                    i += 1;
+                } else {
+                    clean = false;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    (None, clean)
 }
 
 /// The bytes that end a word of movetext: whitespace and the characters that start or end

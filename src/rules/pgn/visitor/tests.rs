@@ -209,3 +209,49 @@ fn latin1_bytes_and_a_byte_order_mark_are_read() {
     assert_eq!(events[1], "tag White=Caf\u{fffd}");
     bytes.clear();
 }
+
+/// The one-pass scan of a `{` comment agrees with the full check: same end, and clean exactly
+/// when `command_errors` finds nothing, for every text of up to 6 characters over the
+/// characters that matter (and the commands of exported games).
+#[test]
+fn comment_scan_agrees_with_the_command_check() {
+    let alphabet = [b'[', b'%', b']', b'}', b'a', b' ', b'_', b'0'];
+    let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+    let mut level = vec![Vec::new()];
+    for _ in 0..6 {
+        level = level
+            .iter()
+            .flat_map(|t: &Vec<u8>| {
+                alphabet.iter().map(move |&c| {
+                    let mut t = t.clone();
+                    t.push(c);
+                    t
+                })
+            })
+            .collect();
+        texts.extend(level.iter().cloned());
+    }
+    for extra in [
+        "[%clk 0:03:00] [%eval 0.17]} e5",
+        "[%clk 0:03:00] [%eval 0.17 } e5",
+        "[%clk 0:03:00 [%eval 0.17]}",
+        "[% clk 0:03:00]}",
+        "ok [%csl Ga4,Rb5][%cal Ge2e4] fine}",
+        "no end [%clk 0:01:00]",
+    ] {
+        texts.push(extra.as_bytes().to_vec());
+    }
+    let at = Location { line: 1, column: 1 };
+    for bytes in &texts {
+        let text = std::str::from_utf8(bytes).unwrap();
+        let (end, clean) = scan_comment(bytes);
+        assert_eq!(end, text.find('}'), "{text:?}");
+        let checked = &text[..end.unwrap_or(text.len())];
+        assert_eq!(
+            clean,
+            command_errors(checked, at).next().is_none(),
+            "{text:?}"
+        );
+    }
+    assert!(texts.len() > 250_000);
+}
