@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::pool::{Busy, Order, Pool};
-use super::{Job, Reporter, Signals, TranspositionTable};
+use super::{EngineError, Job, Reporter, Signals, TranspositionTable};
 
 /// Stack for search threads: the recursion keeps a move list per ply.
 pub(crate) const SEARCH_STACK_BYTES: usize = 16 << 20;
@@ -44,7 +44,7 @@ impl Engine {
     }
 
     /// Resizes the hash table now (the GUI has chosen its size). Waits for a running search.
-    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), EngineError> {
         self.wait();
         self.tt = None;
         self.hash_mb = mb.max(1);
@@ -64,7 +64,7 @@ impl Engine {
 
     /// Sets the number of search threads and starts them (the old ones end first; the same
     /// number keeps the running ones). Waits for a running search.
-    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+    pub fn set_threads(&mut self, n: usize) -> Result<(), EngineError> {
         // The same count keeps the running threads (and what they have learned this game).
         if n.max(1) == self.threads && self.pool.is_some() {
             return Ok(());
@@ -76,7 +76,7 @@ impl Engine {
     }
 
     /// Starts the search threads if they are not running yet.
-    pub fn ensure_pool(&mut self) -> Result<(), String> {
+    pub fn ensure_pool(&mut self) -> Result<(), EngineError> {
         if self.pool.is_none() {
             self.pool = Some(Pool::start(self.threads, Arc::clone(&self.busy))?);
         }
@@ -92,7 +92,7 @@ impl Engine {
     }
 
     /// Allocates the table at the configured size if that has not happened yet.
-    pub fn ensure_hash(&mut self) -> Result<(), String> {
+    pub fn ensure_hash(&mut self) -> Result<(), EngineError> {
         if self.tt.is_none() {
             self.tt = Some(Arc::new(TranspositionTable::with_mb(self.hash_mb)?));
         }
@@ -101,13 +101,13 @@ impl Engine {
 
     /// Starts a search on the search threads; the result goes to `reporter.best_move`. A search
     /// still running is stopped first.
-    pub fn go(&mut self, job: Job, reporter: Arc<dyn Reporter>) -> Result<(), String> {
+    pub fn go(&mut self, job: Job, reporter: Arc<dyn Reporter>) -> Result<(), EngineError> {
         self.stop();
         self.wait();
         self.ensure_hash()?;
         let tt = match &self.tt {
             Some(tt) => Arc::clone(tt),
-            None => return Err("no hash table".to_string()),
+            None => return Err(EngineError::NoHashTable),
         };
         // Prepared here, before the order is sent, so that a `stop` right after `go` is kept.
         self.signals.prepare(job.limits.ponder);
@@ -125,7 +125,10 @@ impl Engine {
     /// signals it is given (it should look at [`Signals::cancelled`] often) and where it keeps
     /// the caller free to answer. The engine is busy until it returns. A search still running
     /// is stopped first.
-    pub fn run_task(&mut self, task: impl FnOnce(&Signals) + Send + 'static) -> Result<(), String> {
+    pub fn run_task(
+        &mut self,
+        task: impl FnOnce(&Signals) + Send + 'static,
+    ) -> Result<(), EngineError> {
         self.stop();
         self.wait();
         self.signals.prepare(false);
@@ -134,11 +137,11 @@ impl Engine {
         self.send(Order::Run(Box::new(move || task(&signals))))
     }
 
-    fn send(&mut self, order: Order) -> Result<(), String> {
+    fn send(&mut self, order: Order) -> Result<(), EngineError> {
         self.ensure_pool()?;
         match &self.pool {
             Some(pool) => pool.send(order),
-            None => Err("no search thread".to_string()),
+            None => Err(EngineError::NoSearchThread),
         }
     }
 
