@@ -2,6 +2,7 @@
 
 pub mod book;
 pub mod command;
+mod error;
 pub mod eval_options;
 pub mod options;
 pub mod report;
@@ -12,5 +13,6 @@ mod tasks;
 
 pub use book::BookOptions;
 pub use command::{parse, Command, GoParams, ParseError, StartPosition};
+pub use error::OptionError;
 pub use session::{Flow, Session};
 pub use syzygy::SyzygyOptions;

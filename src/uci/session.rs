@@ -227,13 +227,13 @@ impl<W: Write + Send + 'static> Session<W> {
             match self.eval.set(name, value) {
                 Ok(Some(note)) => self.info_string(&note),
                 Ok(None) => {}
-                Err(e) => self.info_string(&e),
+                Err(e) => self.info_string(&e.to_string()),
             }
             return;
         }
         if BookOptions::handles(name) {
             if let Err(e) = self.book.set(name, value) {
-                self.info_string(&e);
+                self.info_string(&e.to_string());
             }
             return;
         }
@@ -243,13 +243,13 @@ impl<W: Write + Send + 'static> Session<W> {
         // Read at the next `go`: no need to wait for a running search.
         if StrengthOptions::handles(name) {
             if let Err(e) = self.strength.set(name, value) {
-                self.info_string(&e);
+                self.info_string(&e.to_string());
             }
             return;
         }
         let change = match parse_setoption(name, value) {
             Ok(c) => c,
-            Err(e) => return self.info_string(&e),
+            Err(e) => return self.info_string(&e.to_string()),
         };
         let needs_idle = matches!(
             change,
@@ -293,7 +293,7 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         match self.syzygy.set(name, value) {
             Ok(lines) => lines.iter().for_each(|l| self.info_string(l)),
-            Err(e) => self.info_string(&e),
+            Err(e) => self.info_string(&e.to_string()),
         }
     }
 
