@@ -68,6 +68,8 @@ impl std::fmt::Display for DataError {
     }
 }
 
+impl std::error::Error for DataError {}
+
 impl DataSet {
     /// Parses data lines (`FEN | score | result`; blank and `#` lines skipped). Any bad line
     /// is an error naming it.
@@ -81,8 +83,10 @@ impl DataSet {
         let entries = lines
             .par_iter()
             .map(|&(line, text)| {
-                let err = |reason: String| DataError { line, reason };
-                let sample = parse_sample(text).map_err(err)?;
+                let sample = parse_sample(text).map_err(|e| DataError {
+                    line,
+                    reason: e.to_string(),
+                })?;
                 let pos = Position::from_fen(&sample.fen).map_err(|e| DataError {
                     line,
                     reason: format!("bad FEN: {e}"),
