@@ -243,6 +243,22 @@ pub struct Run {
     pub seed: u64,
 }
 
+/// A generation thread could not be started (see [`generate`]).
+#[derive(Debug)]
+pub struct SpawnError {
+    /// What the operating system said.
+    pub source: std::io::Error,
+}
+
+impl std::fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot start a data generation thread: {}", self.source)
+    }
+}
+
+/// The operating system's reason is already in the message, so no `source` is chained.
+impl std::error::Error for SpawnError {}
+
 /// Plays games on `run.threads` threads and hands each kept game to `sink` on the calling
 /// thread, in the order they finish, until `run.games` are kept or `sink` returns false.
 pub fn generate<F: FnMut(GameRecord) -> bool>(
@@ -250,11 +266,11 @@ pub fn generate<F: FnMut(GameRecord) -> bool>(
     cfg: &Config,
     run: &Run,
     mut sink: F,
-) -> Result<(), String> {
+) -> Result<(), SpawnError> {
     let stop = AtomicBool::new(false);
     let next = AtomicU64::new(0);
     let (tx, rx) = mpsc::sync_channel::<GameRecord>(4 * run.threads.max(1));
-    std::thread::scope(|s| -> Result<(), String> {
+    std::thread::scope(|s| -> Result<(), SpawnError> {
         for id in 0..run.threads.max(1) {
             let tx = tx.clone();
             let (stop, next) = (&stop, &next);
@@ -274,7 +290,7 @@ pub fn generate<F: FnMut(GameRecord) -> bool>(
                         }
                     }
                 })
-                .map_err(|e| format!("cannot start a data generation thread: {e}"))?;
+                .map_err(|source| SpawnError { source })?;
         }
         drop(tx);
         let mut kept = 0u64;
