@@ -56,7 +56,7 @@ pub fn bench(depth: u32) -> BenchResult {
     bench_with(depth, &Signals::new())
 }
 
-/// [`bench`], ended early by [`Signals::cancel`] (within a few milliseconds: the search looks
+/// [`bench()`], ended early by [`Signals::cancel`] (within a few milliseconds: the search looks
 /// at the signals every 1,024 nodes); `positions` then says how far it got.
 pub fn bench_with(depth: u32, signals: &Signals) -> BenchResult {
     bench_with_net(depth, signals, None)
