@@ -8,8 +8,7 @@ use crate::eval::nnue::NetError;
 /// A refused `setoption` (the option keeps its previous value).
 ///
 /// ```
-/// use ferrum::uci::options::parse_setoption;
-/// use ferrum::uci::OptionError;
+/// use ferrum::uci::{parse_setoption, OptionError};
 /// let e = parse_setoption("Hash", Some("0")).unwrap_err();
 /// assert!(matches!(e, OptionError::OutOfRange { min: 1, value: 0, .. }));
 /// assert_eq!(e.to_string(), "option Hash must be between 1 and 65536, not 0; unchanged");

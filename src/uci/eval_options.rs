@@ -32,7 +32,7 @@ impl EvalOptions {
     /// loaded); `Err` is the reason a value was refused, and the previous setting stays.
     ///
     /// ```
-    /// use ferrum::uci::eval_options::EvalOptions;
+    /// use ferrum::uci::EvalOptions;
     /// let mut o = EvalOptions::default();
     /// assert!(o.set("EvalFile", Some("no/such.nnue")).is_err());
     /// assert!(o.network().is_none(), "the built-in evaluation stays");

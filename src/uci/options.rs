@@ -168,7 +168,7 @@ pub(crate) fn parse_spin(
 /// range is refused (the option keeps its value), not clamped.
 ///
 /// ```
-/// use ferrum::uci::options::{parse_setoption, Change};
+/// use ferrum::uci::{parse_setoption, Change};
 /// assert_eq!(parse_setoption("move overhead", Some("50")), Ok(Change::MoveOverhead(50)));
 /// assert!(parse_setoption("Hash", Some("0")).is_err());
 /// assert_eq!(parse_setoption("Clear Hash", None), Ok(Change::ClearHash));

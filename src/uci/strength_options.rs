@@ -69,7 +69,7 @@ impl StrengthOptions {
     /// value). Setting `Skill Seed` restarts its sequence, so a fixed seed repeats a session.
     ///
     /// ```
-    /// use ferrum::uci::strength_options::StrengthOptions;
+    /// use ferrum::uci::StrengthOptions;
     /// let mut o = StrengthOptions::default();
     /// assert_eq!(o.elo(), None, "full strength by default");
     /// o.set("Skill Level", Some("0")).unwrap();
