@@ -52,6 +52,14 @@ impl BenchResult {
 
 /// Searches every bench position to `depth` with one thread and a 16 MB table cleared between
 /// positions.
+///
+/// ```
+/// use ferrum::search::{bench, BENCH_FENS};
+/// let result = bench(2);
+/// assert_eq!(result.positions, BENCH_FENS.len());
+/// assert!(result.nodes > 0);
+/// println!("{} nodes, {} nps", result.nodes, result.nps());
+/// ```
 pub fn bench(depth: u32) -> BenchResult {
     bench_with(depth, &Signals::new())
 }

@@ -11,6 +11,31 @@ pub(crate) const SEARCH_STACK_BYTES: usize = 16 << 20;
 
 /// The search as a service: the hash table and the search threads (both made on demand), and
 /// whether they are busy.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use ferrum::core::Position;
+/// use ferrum::search::{Engine, Info, Job, Limits, Reporter, SearchResult};
+///
+/// // Keeps the best move; the search calls it from its own thread.
+/// #[derive(Default)]
+/// struct Best(Mutex<Option<String>>);
+/// impl Reporter for Best {
+///     fn info(&self, _: &Info) {}
+///     fn best_move(&self, result: &SearchResult) {
+///         *self.0.lock().unwrap() = result.best.map(|m| m.to_uci(false));
+///     }
+/// }
+///
+/// let mut engine = Engine::new(1, 1); // a 1 MB table and one thread
+/// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+/// let job = Job::new(pos, Limits { depth: Some(4), ..Limits::default() });
+/// let best = Arc::new(Best::default());
+/// engine.go(job, best.clone())?; // returns at once; the search runs on the engine's thread
+/// engine.wait(); // until it has reported
+/// assert_eq!(best.0.lock().unwrap().as_deref(), Some("d1d8")); // back-rank mate
+/// # Ok::<(), ferrum::search::EngineError>(())
+/// ```
 pub struct Engine {
     hash_mb: usize,
     threads: usize,
