@@ -10,7 +10,7 @@ use ferrum::core::Position;
 use ferrum::tune::chunks::{chunk_files, read_chunk, ChunkWriter};
 use ferrum::tune::datagen::{self, Config};
 use ferrum::tune::filter::Filter;
-use ferrum::tune::gamefile::{GameRecord, GameResult};
+use ferrum::tune::gamefile::{GameRecord, RecordResult};
 
 /// Reads opening positions: one EPD or FEN per line (the first four fields are the position;
 /// the clocks default to `0 1`). Blank and `#` lines are skipped; a bad line is an error naming it.
@@ -87,9 +87,9 @@ impl Tally {
         self.games += 1;
         self.positions += g.moves.len() as u64;
         match g.result {
-            GameResult::WhiteWins => self.wins += 1,
-            GameResult::Draw => self.draws += 1,
-            GameResult::BlackWins => self.losses += 1,
+            RecordResult::WhiteWins => self.wins += 1,
+            RecordResult::Draw => self.draws += 1,
+            RecordResult::BlackWins => self.losses += 1,
         }
     }
 

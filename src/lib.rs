@@ -16,8 +16,22 @@
 //!   square names, UCI, FEN and start position plus moves).
 //! - `tune` (feature `tune`, on by default through `cli`): self-play data and the Texel tuner.
 //!
+//! The types most programs start from are also at the crate root: [`Game`], [`SharedGame`],
+//! [`Outcome`], [`DrawClaim`], [`MoveError`], [`GameError`], [`Position`], [`Move`],
+//! [`Square`], [`Color`], [`Piece`] and [`PieceKind`].
+//!
 //! ```
-//! use ferrum::core::{perft, Position};
+//! use ferrum::{Game, Outcome, Color};
+//! let mut game = Game::new();
+//! for san in ["f3", "e5", "g4", "Qh4#"] {
+//!     game.play(san).unwrap();
+//! }
+//! assert_eq!(game.outcome(), Outcome::Checkmate { winner: Color::Black });
+//! ```
+//!
+//! ```
+//! use ferrum::core::perft;
+//! use ferrum::Position;
 //! let mut pos = Position::startpos();
 //! assert_eq!(pos.legal_moves().len(), 20);
 //! assert_eq!(perft(&mut pos, 4), 197_281);
@@ -43,7 +57,11 @@ pub mod uci;
 #[cfg(feature = "serde")]
 mod serde_impls;
 
-pub use rules::{Game, MoveError, Outcome, SharedGame};
+// The types a program needs first, at the crate root as in shakmaty (`ferrum::Position`). Their
+// home paths (`ferrum::core::Position`, `ferrum::rules::Game`) are the canonical ones in the
+// documentation; these are the one accepted second path.
+pub use core::{Color, Move, Piece, PieceKind, Position, Square};
+pub use rules::{DrawClaim, Game, GameError, MoveError, Outcome, SharedGame};
 
 /// The README's code examples, compiled and run as doctests so the README stays true.
 #[cfg(doctest)]

@@ -1,11 +1,10 @@
 //! The exact-rules game API (issue 3): every acceptance rule, each test written so that it
 //! fails if the rule were implemented wrongly. One integration binary; modules by topic.
 
-use ferrum::core::{CastlingRights, Color, Move, Piece, PieceKind, Square};
+use ferrum::core::{insufficient_material, CastlingRights, Color, Move, Piece, PieceKind, Square};
 use ferrum::rules::{
-    answer, insufficient_material, read_pgn, referee, write_pgn, CastlingRefusal, DrawClaim, Game,
-    GameError, MoveError, MoveErrorKind, Outcome, PgnErrorKind, PgnGame, PipeCommand, SharedGame,
-    SubmitError,
+    answer, read_pgn, referee, write_pgn, CastlingRefusal, DrawClaim, Game, GameError, MoveError,
+    MoveErrorKind, Outcome, PgnErrorKind, PgnGame, PipeCommand, SharedGame, SubmitError,
 };
 
 // ---- helpers ----

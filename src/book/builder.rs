@@ -62,19 +62,38 @@ impl fmt::Display for GameResult {
     }
 }
 
+/// A word that is not a game result (see [`GameResult`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseResultError {
+    /// The word found.
+    pub found: String,
+}
+
+impl fmt::Display for ParseResultError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a game result (1-0, 0-1, 1/2-1/2 or *)",
+            self.found
+        )
+    }
+}
+
+impl std::error::Error for ParseResultError {}
+
 impl FromStr for GameResult {
-    type Err = String;
+    type Err = ParseResultError;
 
     /// Parses `1-0`, `0-1`, `1/2-1/2` or `*`.
-    fn from_str(s: &str) -> Result<GameResult, String> {
+    fn from_str(s: &str) -> Result<GameResult, ParseResultError> {
         match s {
             "1-0" => Ok(GameResult::WhiteWins),
             "0-1" => Ok(GameResult::BlackWins),
             "1/2-1/2" => Ok(GameResult::Draw),
             "*" => Ok(GameResult::Unknown),
-            other => Err(format!(
-                "'{other}' is not a game result (1-0, 0-1, 1/2-1/2 or *)"
-            )),
+            other => Err(ParseResultError {
+                found: other.to_string(),
+            }),
         }
     }
 }
@@ -104,22 +123,23 @@ impl Default for BuildOptions {
 }
 
 /// A game the builder refused: a move that is not legal where it was played. Nothing of the
-/// game was added.
+/// game was added. (Not to be confused with [`rules::GameError`](crate::rules::GameError), a
+/// game refusing an undo or a claim.)
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameError {
+pub struct AddGameError {
     /// The half-move (counting from 1) that failed.
     pub ply: usize,
     /// Why.
     pub error: UciMoveError,
 }
 
-impl fmt::Display for GameError {
+impl fmt::Display for AddGameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "ply {}: {}", self.ply, self.error)
     }
 }
 
-impl std::error::Error for GameError {}
+impl std::error::Error for AddGameError {}
 
 #[derive(Copy, Clone, Default, Debug)]
 struct MoveStats {
@@ -186,7 +206,7 @@ impl BookBuilder {
         start: &BookPosition,
         moves: impl IntoIterator<Item = Move>,
         result: GameResult,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), AddGameError> {
         self.add_with(start, moves, result, |pos, m| pos.play(m).map(|()| m))
     }
 
@@ -196,7 +216,7 @@ impl BookBuilder {
         start: &BookPosition,
         moves: impl IntoIterator<Item = &'a str>,
         result: GameResult,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), AddGameError> {
         self.add_with(start, moves, result, |pos, text| pos.play_uci(text))
     }
 
@@ -206,13 +226,13 @@ impl BookBuilder {
         moves: impl IntoIterator<Item = T>,
         result: GameResult,
         mut play: impl FnMut(&mut BookPosition, T) -> Result<Move, UciMoveError>,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), AddGameError> {
         let mut pos = start.clone();
         let mut seen = Vec::new();
         for (i, m) in moves.into_iter().take(self.options.max_ply).enumerate() {
             let key = pos.key();
             let mover = pos.position().side_to_move();
-            let m = play(&mut pos, m).map_err(|error| GameError { ply: i + 1, error })?;
+            let m = play(&mut pos, m).map_err(|error| AddGameError { ply: i + 1, error })?;
             seen.push((key, PolyglotMove::from_move(m), mover));
         }
         self.games += 1;
@@ -249,18 +269,39 @@ impl BookBuilder {
     }
 }
 
+/// Why one line of a UCI game list could not be used (see [`BookBuilder::add_uci_line`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciLineError {
+    /// The first word is not a game result.
+    Result(ParseResultError),
+    /// A move of the game is not legal where it was played.
+    Game(AddGameError),
+}
+
+impl fmt::Display for UciLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UciLineError::Result(e) => e.fmt(f),
+            UciLineError::Game(e) => e.fmt(f),
+        }
+    }
+}
+
+/// The cause's message is the whole message, so no `source` is chained.
+impl std::error::Error for UciLineError {}
+
 /// A line of a UCI game list that could not be used (see [`BookBuilder::add_uci_lines`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineError {
     /// The line number, counting from 1.
     pub line: usize,
     /// What is wrong with it.
-    pub message: String,
+    pub error: UciLineError,
 }
 
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        write!(f, "line {}: {}", self.line, self.error)
     }
 }
 
@@ -270,15 +311,19 @@ impl BookBuilder {
     /// Adds the game on one line of a UCI game list: the result, then the moves in UCI
     /// notation from the start position (`1-0 e2e4 e7e5 g1f3`). Returns `Ok(false)` for a
     /// blank line or a `#` comment, `Ok(true)` when a game was added.
-    pub fn add_uci_line(&mut self, line: &str) -> Result<bool, String> {
+    pub fn add_uci_line(&mut self, line: &str) -> Result<bool, UciLineError> {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return Ok(false);
         }
         let mut words = line.split_whitespace();
-        let result: GameResult = words.next().unwrap_or_default().parse()?;
+        let result: GameResult = words
+            .next()
+            .unwrap_or_default()
+            .parse()
+            .map_err(UciLineError::Result)?;
         self.add_uci_game(&BookPosition::startpos(), words, result)
-            .map_err(|e| e.to_string())?;
+            .map_err(UciLineError::Game)?;
         Ok(true)
     }
 
@@ -288,10 +333,9 @@ impl BookBuilder {
     pub fn add_uci_lines(&mut self, text: &str) -> Result<u64, LineError> {
         let mut added = 0;
         for (i, line) in text.lines().enumerate() {
-            let game = self.add_uci_line(line).map_err(|message| LineError {
-                line: i + 1,
-                message,
-            })?;
+            let game = self
+                .add_uci_line(line)
+                .map_err(|error| LineError { line: i + 1, error })?;
             added += u64::from(game);
         }
         Ok(added)

@@ -23,7 +23,10 @@ mod random;
 mod reader;
 mod writer;
 
-pub use builder::{BookBuilder, BuildOptions, GameError, GameResult, LineError, PgnAdded};
+pub use builder::{
+    AddGameError, BookBuilder, BuildOptions, GameResult, LineError, ParseResultError, PgnAdded,
+    UciLineError,
+};
 pub use entry::{Entry, PolyglotMove};
 pub use key::{double_push_target, fen_ep_target, polyglot_key, BookPosition};
 pub use random::RANDOM64;

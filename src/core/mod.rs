@@ -2,22 +2,26 @@
 //! Zobrist keys, FEN, legal move generation and perft. It knows nothing of games, search or UCI
 //! and does no I/O.
 
+// Attack tables and Zobrist keys are sets of functions with no re-exports: they keep their
+// module paths (`core::attacks::rook_attacks`). The other modules are private and their items
+// are re-exported below, so each item has one path (`core::Position`, not also
+// `core::position::Position`).
 pub mod attacks;
-pub mod bitboard;
-pub mod castling;
-pub mod fen;
+pub(crate) mod bitboard;
+pub(crate) mod castling;
+pub(crate) mod fen;
 mod material;
-pub mod movegen;
-pub mod mv;
-pub mod perft;
-pub mod piece;
-pub mod position;
-pub mod square;
+pub(crate) mod movegen;
+pub(crate) mod mv;
+pub(crate) mod perft;
+pub(crate) mod piece;
+pub(crate) mod position;
+pub(crate) mod square;
 pub mod zobrist;
 
 #[cfg(feature = "serde")]
 pub use crate::serde_impls::MoveSeed;
-pub use bitboard::Bitboard;
+pub use bitboard::{BitIter, Bitboard};
 pub use castling::{CastleSide, Castling, CastlingRights};
 pub use fen::{FenError, STARTPOS};
 pub use material::insufficient_material;

@@ -174,6 +174,15 @@ const QUIETS: u8 = 2;
 
 impl Position {
     /// Every legal move.
+    ///
+    /// ```
+    /// use ferrum::core::Position;
+    /// // The white king is in check from the rook on e8: only king moves and the block Be3.
+    /// let pos = Position::from_fen("4r1k1/8/8/8/8/8/3B4/4K3 w - - 0 1").unwrap();
+    /// let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci(false)).collect();
+    /// moves.sort();
+    /// assert_eq!(moves, ["d2e3", "e1d1", "e1f1", "e1f2"]);
+    /// ```
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();

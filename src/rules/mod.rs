@@ -6,7 +6,7 @@
 //!   a person understands; the game is unchanged after any refusal.
 //! - [`Outcome`] and [`DrawClaim`]: checkmate, stalemate, insufficient material, repetition
 //!   and move-count rules, resignation, agreement.
-//! - [`san()`](san::san): Standard Algebraic Notation out; PGN out ([`write_pgn`]) and in
+//! - [`san()`]: Standard Algebraic Notation out; PGN out ([`write_pgn`]) and in
 //!   ([`read_pgn`], [`PgnStream`]) with comments, NAGs and variations ([`Notes`]); a streaming
 //!   PGN reader for any use ([`pgn::PgnParser`] and its [`pgn::Visitor`]).
 //! - [`referee`]: the verdict on every game of a PGN file (what `ferrum pgn` prints).
@@ -31,17 +31,18 @@
 //! assert!(matches!(game.play("Ke7").unwrap_err().kind(), MoveErrorKind::GameOver { .. }));
 //! ```
 
+// Private modules whose items are re-exported below, so each has one path (`rules::Game`, not
+// also `rules::game::Game`). `pgn` stays public for its parser and visitor types.
 mod diagnose;
-pub mod error;
-pub mod game;
-pub mod outcome;
+pub(crate) mod error;
+pub(crate) mod game;
+pub(crate) mod outcome;
 pub mod pgn;
-pub mod pipe;
-pub mod report;
-pub mod san;
-pub mod shared;
+pub(crate) mod pipe;
+pub(crate) mod report;
+pub(crate) mod san;
+pub(crate) mod shared;
 
-pub use crate::core::insufficient_material;
 pub use error::{CastlingRefusal, GameError, MoveError, MoveErrorKind};
 pub use game::Game;
 pub use outcome::{DrawClaim, Outcome};

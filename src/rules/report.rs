@@ -1,6 +1,7 @@
 //! The referee's verdict on each game of a PGN file ([`referee`], [`GameReport`]): what
 //! `ferrum pgn` prints, as a line for people or a JSON object for programs.
 
+use std::fmt;
 use std::fmt::Write as _;
 
 use crate::core::Color;
@@ -44,6 +45,13 @@ pub struct GameReport {
 }
 
 /// The refused move (or tag problem) of a [`GameReport`].
+///
+/// ```
+/// use ferrum::rules::referee;
+/// let report = referee("1. e4 e5 2. Ke3 *\n").next().unwrap();
+/// let e = report.error.unwrap();
+/// assert_eq!(e.to_string(), "ply 3 (Ke3): the white king on e1 cannot move to e3");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReportError {
     /// The 1-based ply of the refused move; `None` for a problem with the tags.
@@ -53,6 +61,28 @@ pub struct ReportError {
     /// Why it was refused, in words.
     pub reason: String,
 }
+
+impl fmt::Display for ReportError {
+    /// `ply 3 (Ke3): the white king on e1 cannot move to e3`, or the reason alone for a problem
+    /// with the tags.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(ply) = self.ply {
+            write!(f, "ply {ply}")?;
+            if self.move_text.is_none() {
+                f.write_str(": ")?;
+            }
+        }
+        if let Some(m) = &self.move_text {
+            if self.ply.is_some() {
+                f.write_str(" ")?;
+            }
+            write!(f, "({m}): ")?;
+        }
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for ReportError {}
 
 impl GameReport {
     fn from_read(read: Result<PgnGame, PgnError>, number: usize) -> GameReport {

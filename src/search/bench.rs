@@ -52,11 +52,19 @@ impl BenchResult {
 
 /// Searches every bench position to `depth` with one thread and a 16 MB table cleared between
 /// positions.
+///
+/// ```
+/// use ferrum::search::{bench, BENCH_FENS};
+/// let result = bench(2);
+/// assert_eq!(result.positions, BENCH_FENS.len());
+/// assert!(result.nodes > 0);
+/// println!("{} nodes, {} nps", result.nodes, result.nps());
+/// ```
 pub fn bench(depth: u32) -> BenchResult {
     bench_with(depth, &Signals::new())
 }
 
-/// [`bench`], ended early by [`Signals::cancel`] (within a few milliseconds: the search looks
+/// [`bench()`], ended early by [`Signals::cancel`] (within a few milliseconds: the search looks
 /// at the signals every 1,024 nodes); `positions` then says how far it got.
 pub fn bench_with(depth: u32, signals: &Signals) -> BenchResult {
     bench_with_net(depth, signals, None)

@@ -4,13 +4,38 @@
 use std::sync::Arc;
 
 use super::pool::{Busy, Order, Pool};
-use super::{Job, Reporter, Signals, TranspositionTable};
+use super::{EngineError, Job, Reporter, Signals, TranspositionTable};
 
 /// Stack for search threads: the recursion keeps a move list per ply.
 pub(crate) const SEARCH_STACK_BYTES: usize = 16 << 20;
 
 /// The search as a service: the hash table and the search threads (both made on demand), and
 /// whether they are busy.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use ferrum::core::Position;
+/// use ferrum::search::{Engine, Info, Job, Limits, Reporter, SearchResult};
+///
+/// // Keeps the best move; the search calls it from its own thread.
+/// #[derive(Default)]
+/// struct Best(Mutex<Option<String>>);
+/// impl Reporter for Best {
+///     fn info(&self, _: &Info) {}
+///     fn best_move(&self, result: &SearchResult) {
+///         *self.0.lock().unwrap() = result.best.map(|m| m.to_uci(false));
+///     }
+/// }
+///
+/// let mut engine = Engine::new(1, 1); // a 1 MB table and one thread
+/// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+/// let job = Job::new(pos, Limits { depth: Some(4), ..Limits::default() });
+/// let best = Arc::new(Best::default());
+/// engine.go(job, best.clone())?; // returns at once; the search runs on the engine's thread
+/// engine.wait(); // until it has reported
+/// assert_eq!(best.0.lock().unwrap().as_deref(), Some("d1d8")); // back-rank mate
+/// # Ok::<(), ferrum::search::EngineError>(())
+/// ```
 pub struct Engine {
     hash_mb: usize,
     threads: usize,
@@ -44,7 +69,7 @@ impl Engine {
     }
 
     /// Resizes the hash table now (the GUI has chosen its size). Waits for a running search.
-    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), EngineError> {
         self.wait();
         self.tt = None;
         self.hash_mb = mb.max(1);
@@ -64,7 +89,7 @@ impl Engine {
 
     /// Sets the number of search threads and starts them (the old ones end first; the same
     /// number keeps the running ones). Waits for a running search.
-    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+    pub fn set_threads(&mut self, n: usize) -> Result<(), EngineError> {
         // The same count keeps the running threads (and what they have learned this game).
         if n.max(1) == self.threads && self.pool.is_some() {
             return Ok(());
@@ -76,7 +101,7 @@ impl Engine {
     }
 
     /// Starts the search threads if they are not running yet.
-    pub fn ensure_pool(&mut self) -> Result<(), String> {
+    pub fn ensure_pool(&mut self) -> Result<(), EngineError> {
         if self.pool.is_none() {
             self.pool = Some(Pool::start(self.threads, Arc::clone(&self.busy))?);
         }
@@ -92,7 +117,7 @@ impl Engine {
     }
 
     /// Allocates the table at the configured size if that has not happened yet.
-    pub fn ensure_hash(&mut self) -> Result<(), String> {
+    pub fn ensure_hash(&mut self) -> Result<(), EngineError> {
         if self.tt.is_none() {
             self.tt = Some(Arc::new(TranspositionTable::with_mb(self.hash_mb)?));
         }
@@ -101,13 +126,13 @@ impl Engine {
 
     /// Starts a search on the search threads; the result goes to `reporter.best_move`. A search
     /// still running is stopped first.
-    pub fn go(&mut self, job: Job, reporter: Arc<dyn Reporter>) -> Result<(), String> {
+    pub fn go(&mut self, job: Job, reporter: Arc<dyn Reporter>) -> Result<(), EngineError> {
         self.stop();
         self.wait();
         self.ensure_hash()?;
         let tt = match &self.tt {
             Some(tt) => Arc::clone(tt),
-            None => return Err("no hash table".to_string()),
+            None => return Err(EngineError::NoHashTable),
         };
         // Prepared here, before the order is sent, so that a `stop` right after `go` is kept.
         self.signals.prepare(job.limits.ponder);
@@ -125,7 +150,10 @@ impl Engine {
     /// signals it is given (it should look at [`Signals::cancelled`] often) and where it keeps
     /// the caller free to answer. The engine is busy until it returns. A search still running
     /// is stopped first.
-    pub fn run_task(&mut self, task: impl FnOnce(&Signals) + Send + 'static) -> Result<(), String> {
+    pub fn run_task(
+        &mut self,
+        task: impl FnOnce(&Signals) + Send + 'static,
+    ) -> Result<(), EngineError> {
         self.stop();
         self.wait();
         self.signals.prepare(false);
@@ -134,11 +162,11 @@ impl Engine {
         self.send(Order::Run(Box::new(move || task(&signals))))
     }
 
-    fn send(&mut self, order: Order) -> Result<(), String> {
+    fn send(&mut self, order: Order) -> Result<(), EngineError> {
         self.ensure_pool()?;
         match &self.pool {
             Some(pool) => pool.send(order),
-            None => Err("no search thread".to_string()),
+            None => Err(EngineError::NoSearchThread),
         }
     }
 

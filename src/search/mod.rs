@@ -17,6 +17,7 @@
 
 mod bench;
 mod engine;
+mod error;
 mod ordering;
 mod pool;
 mod see;
@@ -36,11 +37,14 @@ use crate::eval::nnue::Network;
 pub use bench::{bench, bench_with, bench_with_net, BenchResult, BENCH_DEPTH, BENCH_FENS};
 pub use engine::Engine;
 pub(crate) use engine::SEARCH_STACK_BYTES;
+pub use error::{EngineError, HashAllocError};
 pub use see::see_ge;
 pub use skill::{skill_seed, Skill};
 pub use tb::{TbConfig, TB_WIN, TB_WIN_BOUND};
 pub use time::Budget;
-pub use tt::{Bound, Entry, TranspositionTable};
+// The table's entries, probes and stores are the search's business (`tt::Entry` is crate-only):
+// a library user sizes, clears and shares a table but never reads one.
+pub use tt::{Bound, TranspositionTable};
 
 use ordering::Heuristics;
 use worker::Worker;

@@ -16,8 +16,8 @@ use super::ordering::Heuristics;
 use super::tb::TbSearch;
 use super::worker::{Shared, Worker};
 use super::{
-    lead, Budget, Job, Reporter, SearchResult, Signals, SilentReporter, TranspositionTable,
-    MAX_PLY, SEARCH_STACK_BYTES,
+    lead, Budget, EngineError, Job, Reporter, SearchResult, Signals, SilentReporter,
+    TranspositionTable, MAX_PLY, SEARCH_STACK_BYTES,
 };
 
 /// Whether the pool is working on an order; the engine waits on it.
@@ -113,14 +113,14 @@ pub(crate) struct Pool {
 impl Pool {
     /// Starts `threads` threads (at least the lead; a helper that cannot be started only makes
     /// searches a little weaker).
-    pub(crate) fn start(threads: usize, busy: Arc<Busy>) -> Result<Pool, String> {
+    pub(crate) fn start(threads: usize, busy: Arc<Busy>) -> Result<Pool, EngineError> {
         let (orders, inbox) = channel();
         let lead_busy = Arc::clone(&busy);
         let lead = std::thread::Builder::new()
             .name("search 0".to_string())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || Lead::new(threads).serve(&inbox, &lead_busy))
-            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+            .map_err(EngineError::SpawnThread)?;
         Ok(Pool {
             orders: Some(orders),
             lead: Some(lead),
@@ -129,12 +129,12 @@ impl Pool {
     }
 
     /// Hands `order` to the lead thread, marking the pool busy until it is done.
-    pub(crate) fn send(&self, order: Order) -> Result<(), String> {
+    pub(crate) fn send(&self, order: Order) -> Result<(), EngineError> {
         self.busy.set(true);
         let sent = self.orders.as_ref().is_some_and(|o| o.send(order).is_ok());
         if !sent {
             self.busy.set(false);
-            return Err("the search thread has gone".to_string());
+            return Err(EngineError::ThreadGone);
         }
         Ok(())
     }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use crate::core::Move;
 
-use super::{MAX_PLY, TB_WIN_BOUND};
+use super::{HashAllocError, MAX_PLY, TB_WIN_BOUND};
 
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub enum Bound {
 
 /// One probed entry, unpacked.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The best (or refutation) move found, possibly `Move::NULL`; not yet checked for legality.
     pub mv: Move,
     /// The score, already adjusted back from "distance from this node" to "distance from root".
@@ -43,7 +43,7 @@ const SLOTS: usize = 4;
 impl Entry {
     /// True when the stored score settles a search with window (`alpha`, `beta`).
     #[inline]
-    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+    pub(crate) fn cuts(&self, alpha: i32, beta: i32) -> bool {
         match self.bound {
             Bound::Exact => true,
             Bound::Lower => self.score >= beta,
@@ -133,13 +133,13 @@ impl TranspositionTable {
 
     /// A table of about `mb` megabytes (at least one bucket). Returns an error instead of
     /// aborting when the memory cannot be had.
-    pub fn with_mb(mb: usize) -> Result<TranspositionTable, String> {
+    pub fn with_mb(mb: usize) -> Result<TranspositionTable, HashAllocError> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets
             .try_reserve_exact(count)
-            .map_err(|e| format!("cannot allocate a {mb} MB hash table: {e}"))?;
+            .map_err(|source| HashAllocError { mb, source })?;
         buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable {
             buckets,
@@ -181,7 +181,7 @@ impl TranspositionTable {
 
     /// Hints the CPU to fetch the bucket of `key` (used right after making a move).
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         // A plain load is the portable way; it keeps the search free of `unsafe` intrinsics.
         if let Some(b) = self.bucket(key) {
             let _ = b.slots[0][0].load(Relaxed);
@@ -190,7 +190,7 @@ impl TranspositionTable {
 
     /// The entry stored for `key`, with mate scores adjusted to `ply`.
     #[inline]
-    pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
         let b = self.bucket(key)?;
         for s in &b.slots {
             let data = s[1].load(Relaxed);
@@ -208,7 +208,7 @@ impl TranspositionTable {
     /// none), else the slot whose entry is shallowest and oldest.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(
+    pub(crate) fn store(
         &self,
         key: u64,
         ply: usize,

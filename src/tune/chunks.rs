@@ -302,7 +302,7 @@ impl Drop for ChunkWriter {
 mod tests {
     use super::*;
     use crate::core::Position;
-    use crate::tune::gamefile::{GameResult, ScoredMove, Termination};
+    use crate::tune::gamefile::{RecordResult, ScoredMove, Termination};
 
     fn game(moves: &[&str]) -> GameRecord {
         let start = Position::startpos();
@@ -316,7 +316,7 @@ mod tests {
         GameRecord {
             start,
             moves: scored,
-            result: GameResult::Draw,
+            result: RecordResult::Draw,
             termination: Termination::Rules,
         }
     }

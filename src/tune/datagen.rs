@@ -14,7 +14,7 @@ use crate::core::{Color, Move, Position};
 use crate::rules::{Game, Outcome};
 use crate::search::{run, see_ge, Job, Limits, Signals, SilentReporter, TranspositionTable, MATE};
 
-use super::gamefile::{GameRecord, GameResult, ScoredMove, Termination};
+use super::gamefile::{GameRecord, RecordResult, ScoredMove, Termination};
 use super::Rng;
 
 /// How the games are played.
@@ -139,32 +139,32 @@ impl Adjudicator {
             ply >= cfg.draw_from_ply && white_score.abs() <= cfg.draw_score,
         );
         if self.white_wins >= cfg.win_plies {
-            Some((GameResult::WhiteWins, Termination::AdjudicatedWin))
+            Some((RecordResult::WhiteWins, Termination::AdjudicatedWin))
         } else if self.black_wins >= cfg.win_plies {
-            Some((GameResult::BlackWins, Termination::AdjudicatedWin))
+            Some((RecordResult::BlackWins, Termination::AdjudicatedWin))
         } else if self.quiet >= cfg.draw_plies {
-            Some((GameResult::Draw, Termination::AdjudicatedDraw))
+            Some((RecordResult::Draw, Termination::AdjudicatedDraw))
         } else {
             None
         }
     }
 }
 
-type GameRecordEnd = (GameResult, Termination);
+type GameRecordEnd = (RecordResult, Termination);
 
 /// The result when the rules or the ply limit have ended `game`.
 fn rules_end(game: &Game, cfg: &Config) -> Option<GameRecordEnd> {
     match game.outcome() {
         Outcome::Ongoing => {}
         o => {
-            let result = o.winner().map_or(GameResult::Draw, GameResult::win_for);
+            let result = o.winner().map_or(RecordResult::Draw, RecordResult::win_for);
             return Some((result, Termination::Rules));
         }
     }
     if !game.claimable_draws().is_empty() {
-        return Some((GameResult::Draw, Termination::Rules));
+        return Some((RecordResult::Draw, Termination::Rules));
     }
-    (game.ply() >= cfg.max_plies).then_some((GameResult::Draw, Termination::MaxPlies))
+    (game.ply() >= cfg.max_plies).then_some((RecordResult::Draw, Termination::MaxPlies))
 }
 
 /// Searches the game's current position at the configured node limits.
@@ -243,6 +243,22 @@ pub struct Run {
     pub seed: u64,
 }
 
+/// A generation thread could not be started (see [`generate`]).
+#[derive(Debug)]
+pub struct SpawnError {
+    /// What the operating system said.
+    pub source: std::io::Error,
+}
+
+impl std::fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot start a data generation thread: {}", self.source)
+    }
+}
+
+/// The operating system's reason is already in the message, so no `source` is chained.
+impl std::error::Error for SpawnError {}
+
 /// Plays games on `run.threads` threads and hands each kept game to `sink` on the calling
 /// thread, in the order they finish, until `run.games` are kept or `sink` returns false.
 pub fn generate<F: FnMut(GameRecord) -> bool>(
@@ -250,11 +266,11 @@ pub fn generate<F: FnMut(GameRecord) -> bool>(
     cfg: &Config,
     run: &Run,
     mut sink: F,
-) -> Result<(), String> {
+) -> Result<(), SpawnError> {
     let stop = AtomicBool::new(false);
     let next = AtomicU64::new(0);
     let (tx, rx) = mpsc::sync_channel::<GameRecord>(4 * run.threads.max(1));
-    std::thread::scope(|s| -> Result<(), String> {
+    std::thread::scope(|s| -> Result<(), SpawnError> {
         for id in 0..run.threads.max(1) {
             let tx = tx.clone();
             let (stop, next) = (&stop, &next);
@@ -274,7 +290,7 @@ pub fn generate<F: FnMut(GameRecord) -> bool>(
                         }
                     }
                 })
-                .map_err(|e| format!("cannot start a data generation thread: {e}"))?;
+                .map_err(|source| SpawnError { source })?;
         }
         drop(tx);
         let mut kept = 0u64;
@@ -320,7 +336,7 @@ mod tests {
                 assert!(over, "a game ended by the rules is over");
             }
             if g.termination == Termination::MaxPlies {
-                assert_eq!(g.result, GameResult::Draw);
+                assert_eq!(g.result, RecordResult::Draw);
                 // These games start from the start position, so the start's move number
                 // tells how many random plies came before the record.
                 let start = &g.start;
@@ -368,7 +384,7 @@ mod tests {
         }
         assert_eq!(
             a.update(&cfg, 40, -1_500),
-            Some((GameResult::BlackWins, Termination::AdjudicatedWin))
+            Some((RecordResult::BlackWins, Termination::AdjudicatedWin))
         );
     }
 

@@ -69,7 +69,7 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::gamefile::{GameResult, ScoredMove, Termination};
+    use crate::tune::gamefile::{RecordResult, ScoredMove, Termination};
 
     #[test]
     fn the_filter_drops_openings_checks_captures_and_big_scores() {
@@ -89,7 +89,7 @@ mod tests {
         let game = GameRecord {
             start,
             moves,
-            result: GameResult::WhiteWins,
+            result: RecordResult::WhiteWins,
             termination: Termination::Rules,
         };
         let f = Filter {

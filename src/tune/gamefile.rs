@@ -8,14 +8,14 @@
 //!
 //! ```
 //! use ferrum::core::Position;
-//! use ferrum::tune::gamefile::{GameRecord, GameResult, ScoredMove, Termination};
+//! use ferrum::tune::gamefile::{GameRecord, RecordResult, ScoredMove, Termination};
 //!
 //! let start = Position::startpos();
 //! let e4 = start.parse_uci("e2e4").unwrap();
 //! let game = GameRecord {
 //!     start,
 //!     moves: vec![ScoredMove { mv: e4, score: 25 }],
-//!     result: GameResult::Draw,
+//!     result: RecordResult::Draw,
 //!     termination: Termination::AdjudicatedDraw,
 //! };
 //! let mut bytes = Vec::new();
@@ -48,9 +48,10 @@ const CHECKSUM_BYTES: usize = 4;
 const WHITE_CASTLING_ROOK: u8 = 12;
 const BLACK_CASTLING_ROOK: u8 = 13;
 
-/// The game's result.
+/// The game's result as a record stores it: decided games only (named apart from
+/// `book::GameResult`, which also has an unknown result and weighs book moves).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
+pub enum RecordResult {
     /// Black won.
     BlackWins,
     /// Drawn.
@@ -59,13 +60,13 @@ pub enum GameResult {
     WhiteWins,
 }
 
-impl GameResult {
+impl RecordResult {
     /// The result for White: 1.0, 0.5 or 0.0.
     pub fn white_score(self) -> f32 {
         match self {
-            GameResult::BlackWins => 0.0,
-            GameResult::Draw => 0.5,
-            GameResult::WhiteWins => 1.0,
+            RecordResult::BlackWins => 0.0,
+            RecordResult::Draw => 0.5,
+            RecordResult::WhiteWins => 1.0,
         }
     }
 
@@ -78,10 +79,10 @@ impl GameResult {
     }
 
     /// The game won by `side`.
-    pub fn win_for(side: Color) -> GameResult {
+    pub fn win_for(side: Color) -> RecordResult {
         match side {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
+            Color::White => RecordResult::WhiteWins,
+            Color::Black => RecordResult::BlackWins,
         }
     }
 
@@ -89,11 +90,11 @@ impl GameResult {
         self as u8
     }
 
-    fn from_byte(b: u8) -> Option<GameResult> {
+    fn from_byte(b: u8) -> Option<RecordResult> {
         [
-            GameResult::BlackWins,
-            GameResult::Draw,
-            GameResult::WhiteWins,
+            RecordResult::BlackWins,
+            RecordResult::Draw,
+            RecordResult::WhiteWins,
         ]
         .get(b as usize)
         .copied()
@@ -151,7 +152,7 @@ pub struct GameRecord {
     /// Every move from `start` on, with its score.
     pub moves: Vec<ScoredMove>,
     /// How the game ended.
-    pub result: GameResult,
+    pub result: RecordResult,
     /// Why it ended.
     pub termination: Termination,
 }
@@ -249,7 +250,7 @@ impl GameRecord {
         if checksum(body) != stored {
             return Err(DecodeError::Checksum);
         }
-        let result = GameResult::from_byte(bytes[2]).ok_or(DecodeError::BadField("result"))?;
+        let result = RecordResult::from_byte(bytes[2]).ok_or(DecodeError::BadField("result"))?;
         let termination =
             Termination::from_byte(bytes[3]).ok_or(DecodeError::BadField("termination"))?;
         let start = unpack_position(&bytes[4..GAME_HEADER_BYTES])?;
@@ -473,7 +474,7 @@ pub fn parse_chunk_header(bytes: &[u8]) -> Option<ChunkHeader> {
 mod tests {
     use super::*;
 
-    fn game_from(fen: &str, moves: &[&str], result: GameResult) -> GameRecord {
+    fn game_from(fen: &str, moves: &[&str], result: RecordResult) -> GameRecord {
         let start = Position::from_fen(fen).expect("fen");
         let mut pos = start.clone();
         let mut scored = Vec::new();
@@ -500,19 +501,19 @@ mod tests {
             game_from(
                 "r3k2r/pppq1ppp/2np1n2/2b1p3/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 4 8",
                 &["e1g1", "e8c8", "a2a4", "d8e8"],
-                GameResult::WhiteWins,
+                RecordResult::WhiteWins,
             ),
             game_from(
                 "4k3/8/8/3pP3/8/8/6p1/4K3 w - d6 0 40",
                 &["e5d6", "g2g1n", "d6d7", "e8d7"],
-                GameResult::Draw,
+                RecordResult::Draw,
             ),
             game_from(
                 "rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1",
                 &["b1a1"],
-                GameResult::BlackWins,
+                RecordResult::BlackWins,
             ),
-            game_from(Position::startpos().fen().as_str(), &[], GameResult::Draw),
+            game_from(Position::startpos().fen().as_str(), &[], RecordResult::Draw),
         ]
     }
 
@@ -541,7 +542,7 @@ mod tests {
         let g = game_from(
             Position::startpos().fen().as_str(),
             &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"],
-            GameResult::Draw,
+            RecordResult::Draw,
         );
         let mut bytes = Vec::new();
         g.encode(&mut bytes);

@@ -56,30 +56,71 @@ pub struct Sample {
     pub result: f64,
 }
 
+/// Why a data line is not a training position (see [`parse_sample`]). The FEN is not checked
+/// here; the tuner reads it and reports a bad one itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SampleError {
+    /// Not three fields separated by `|`.
+    Fields {
+        /// How many fields the line has.
+        found: usize,
+    },
+    /// The score is not an integer.
+    Score {
+        /// The score field as written.
+        text: String,
+    },
+    /// The result is not one of the accepted spellings of a win, draw or loss.
+    Result {
+        /// The result field as written.
+        text: String,
+    },
+}
+
+impl std::fmt::Display for SampleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SampleError::Fields { found } => write!(
+                f,
+                "expected `FEN | score | result` (3 fields separated by `|`), found {found} field(s)"
+            ),
+            SampleError::Score { text } => write!(f, "the score `{text}` is not an integer"),
+            SampleError::Result { text } => {
+                write!(f, "the result `{text}` is not 1.0, 0.5 or 0.0")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SampleError {}
+
 /// Parses one data line (`FEN | score | result`); the error says what is wrong with it.
 ///
 /// ```
 /// use ferrum::tune::parse_sample;
 /// let s = parse_sample("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1.0").unwrap();
 /// assert_eq!((s.score, s.result), (900, 1.0));
-/// assert!(parse_sample("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900").is_err());
+/// let e = parse_sample("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900").unwrap_err();
+/// assert_eq!(e, ferrum::tune::SampleError::Fields { found: 2 });
 /// ```
-pub fn parse_sample(line: &str) -> Result<Sample, String> {
+pub fn parse_sample(line: &str) -> Result<Sample, SampleError> {
     let parts: Vec<&str> = line.split('|').map(str::trim).collect();
     let [fen, score, result] = parts.as_slice() else {
-        return Err(format!(
-            "expected `FEN | score | result` (3 fields separated by `|`), found {} field(s)",
-            parts.len()
-        ));
+        return Err(SampleError::Fields { found: parts.len() });
     };
-    let score = score
-        .parse::<i32>()
-        .map_err(|_| format!("the score `{score}` is not an integer"))?;
+    let score = score.parse::<i32>().map_err(|_| SampleError::Score {
+        text: score.to_string(),
+    })?;
     let result = match *result {
         "1.0" | "1" | "1-0" => 1.0,
         "0.5" | "1/2-1/2" => 0.5,
         "0.0" | "0" | "0-1" => 0.0,
-        other => return Err(format!("the result `{other}` is not 1.0, 0.5 or 0.0")),
+        other => {
+            return Err(SampleError::Result {
+                text: other.to_string(),
+            });
+        }
     };
     Ok(Sample {
         fen: fen.to_string(),

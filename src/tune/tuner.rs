@@ -16,9 +16,10 @@ use super::filter::Filter;
 use super::gamefile::GameRecord;
 use super::parse_sample;
 
-/// One training position, reduced to what the model needs.
+/// One training position, reduced to what the model needs (named apart from `book::Entry`,
+/// the Polyglot entry).
 #[derive(Clone, Debug)]
-pub struct Entry {
+pub struct TunerEntry {
     /// `(weight index, White's count minus Black's)`.
     coefficients: Box<[(u16, i16)]>,
     /// Middlegame share of the blend (`phase / MAX_PHASE`).
@@ -34,9 +35,9 @@ pub struct Entry {
 }
 
 /// The tuning entry of `pos`, with its search score and result from White's view.
-fn entry(pos: &Position, score: f32, result: f32) -> Entry {
+fn entry(pos: &Position, score: f32, result: f32) -> TunerEntry {
     let lin = linear(pos);
-    Entry {
+    TunerEntry {
         coefficients: lin.coefficients.entries.into_boxed_slice(),
         rho: lin.phase as f32 / MAX_PHASE as f32,
         scale: lin.scale as f32,
@@ -50,7 +51,7 @@ fn entry(pos: &Position, score: f32, result: f32) -> Entry {
 #[derive(Clone, Debug, Default)]
 pub struct DataSet {
     /// The positions.
-    pub entries: Vec<Entry>,
+    pub entries: Vec<TunerEntry>,
 }
 
 /// Why a data file could not be read.
@@ -68,6 +69,8 @@ impl std::fmt::Display for DataError {
     }
 }
 
+impl std::error::Error for DataError {}
+
 impl DataSet {
     /// Parses data lines (`FEN | score | result`; blank and `#` lines skipped). Any bad line
     /// is an error naming it.
@@ -81,15 +84,17 @@ impl DataSet {
         let entries = lines
             .par_iter()
             .map(|&(line, text)| {
-                let err = |reason: String| DataError { line, reason };
-                let sample = parse_sample(text).map_err(err)?;
+                let sample = parse_sample(text).map_err(|e| DataError {
+                    line,
+                    reason: e.to_string(),
+                })?;
                 let pos = Position::from_fen(&sample.fen).map_err(|e| DataError {
                     line,
                     reason: format!("bad FEN: {e}"),
                 })?;
                 Ok(entry(&pos, sample.score as f32, sample.result as f32))
             })
-            .collect::<Result<Vec<Entry>, DataError>>()?;
+            .collect::<Result<Vec<TunerEntry>, DataError>>()?;
         Ok(DataSet { entries })
     }
 
@@ -148,7 +153,7 @@ pub fn sigmoid(k: f64, eval: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
 }
 
-fn eval_of(e: &Entry, w: &Weights) -> f64 {
+fn eval_of(e: &TunerEntry, w: &Weights) -> f64 {
     let (mut mg, mut eg) = (0.0, 0.0);
     for &(i, n) in e.coefficients.iter() {
         let x = w[i as usize];

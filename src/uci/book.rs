@@ -5,6 +5,7 @@ use crate::core::zobrist::splitmix;
 use crate::core::{Move, Position, Square};
 
 use super::options::parse_check;
+use super::OptionError;
 
 /// `OwnBook` (off by default, as tournament tools expect) and `BookFile` (the embedded book when
 /// empty), and the random numbers for choosing among book moves by weight.
@@ -50,9 +51,9 @@ impl BookOptions {
         name.eq_ignore_ascii_case("OwnBook") || name.eq_ignore_ascii_case("BookFile")
     }
 
-    /// Sets `OwnBook` or `BookFile`. A book file is read and checked at once; `Err` carries the
-    /// message for the GUI (the engine then plays without a book file).
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    /// Sets `OwnBook` or `BookFile`. A book file is read and checked at once; on
+    /// [`OptionError::BookFile`] the engine plays without a book file.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         if name.eq_ignore_ascii_case("OwnBook") {
             self.own_book = parse_check("OwnBook", value)?;
             return Ok(());
@@ -69,7 +70,9 @@ impl BookOptions {
             }
             Err(e) => {
                 self.file = Some(None);
-                Err(format!("BookFile: {e}; playing without a book file"))
+                Err(OptionError::BookFile {
+                    reason: e.to_string(),
+                })
             }
         }
     }

@@ -97,7 +97,7 @@ pub enum Command {
     /// `register …` (accepted, no effect).
     Register,
     /// The rules API on the pipe: `legalmoves`, `play <move>`, `undo`, `outcome`, applied to
-    /// the game that `position` set up (see [`crate::rules::pipe`]).
+    /// the game that `position` set up (see [`PipeCommand`]).
     Rules(PipeCommand),
 }
 

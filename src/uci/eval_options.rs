@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::eval::nnue::Network;
 
 use super::options::parse_check;
+use super::OptionError;
 
 /// `EvalFile` and `UCI_ShowWDL`.
 #[derive(Clone, Debug, Default)]
@@ -31,14 +32,14 @@ impl EvalOptions {
     /// loaded); `Err` is the reason a value was refused, and the previous setting stays.
     ///
     /// ```
-    /// use ferrum::uci::eval_options::EvalOptions;
+    /// use ferrum::uci::EvalOptions;
     /// let mut o = EvalOptions::default();
     /// assert!(o.set("EvalFile", Some("no/such.nnue")).is_err());
     /// assert!(o.network().is_none(), "the built-in evaluation stays");
     /// assert!(o.set("uci_showwdl", Some("true")).is_ok());
     /// assert!(o.show_wdl());
     /// ```
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, OptionError> {
         if name.eq_ignore_ascii_case("UCI_ShowWDL") {
             self.show_wdl = parse_check("UCI_ShowWDL", value)?;
             return Ok(None);
@@ -53,13 +54,11 @@ impl EvalOptions {
                 self.net = Some((path.to_string(), Arc::new(net)));
                 Ok(Some(format!("EvalFile: network {path} loaded")))
             }
-            Err(e) => {
-                let kept = match &self.net {
-                    Some((file, _)) => format!("keeping {file}"),
-                    None => "keeping the built-in evaluation".to_string(),
-                };
-                Err(format!("EvalFile {path}: {e}; {kept}"))
-            }
+            Err(error) => Err(OptionError::EvalFile {
+                path: path.to_string(),
+                error,
+                kept: self.net.as_ref().map(|(file, _)| file.clone()),
+            }),
         }
     }
 

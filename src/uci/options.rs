@@ -3,6 +3,8 @@
 
 use crate::search::DEFAULT_MOVE_OVERHEAD;
 
+use super::OptionError;
+
 /// The option values the loop uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -126,32 +128,38 @@ pub fn declarations() -> Vec<String> {
     lines
 }
 
-/// Reads a `check` option's value, `true` or `false` in any case; the error is the message for
-/// the GUI. Every option module uses it, so all refuse a bad value in the same words.
-pub(crate) fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
+/// Reads a `check` option's value, `true` or `false` in any case. Every option module uses it,
+/// so all refuse a bad value in the same words.
+pub(crate) fn parse_check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
     match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
-        _ => Err(format!("option {name} takes true or false")),
+        _ => Err(OptionError::NotBoolean {
+            name: name.to_string(),
+        }),
     }
 }
 
 /// Reads a `spin` option's value: a whole number in `min..=max`. A value out of range is
-/// refused (the option keeps its value), not clamped; the error is the message for the GUI.
+/// refused (the option keeps its value), not clamped.
 pub(crate) fn parse_spin(
     name: &str,
     value: Option<&str>,
     min: i64,
     max: i64,
-) -> Result<i64, String> {
+) -> Result<i64, OptionError> {
     let text = value.map(str::trim).unwrap_or("");
-    let v: i64 = text
-        .parse()
-        .map_err(|_| format!("option {name} needs a whole number, found '{text}'"))?;
+    let v: i64 = text.parse().map_err(|_| OptionError::NotANumber {
+        name: name.to_string(),
+        found: text.to_string(),
+    })?;
     if v < min || v > max {
-        return Err(format!(
-            "option {name} must be between {min} and {max}, not {v}; unchanged"
-        ));
+        return Err(OptionError::OutOfRange {
+            name: name.to_string(),
+            min,
+            max,
+            value: v,
+        });
     }
     Ok(v)
 }
@@ -160,12 +168,12 @@ pub(crate) fn parse_spin(
 /// range is refused (the option keeps its value), not clamped.
 ///
 /// ```
-/// use ferrum::uci::options::{parse_setoption, Change};
+/// use ferrum::uci::{parse_setoption, Change};
 /// assert_eq!(parse_setoption("move overhead", Some("50")), Ok(Change::MoveOverhead(50)));
 /// assert!(parse_setoption("Hash", Some("0")).is_err());
 /// assert_eq!(parse_setoption("Clear Hash", None), Ok(Change::ClearHash));
 /// ```
-pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Change, String> {
+pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
     let lower = name.trim().to_ascii_lowercase();
     if let Some(s) = SPINS.iter().find(|s| s.name.to_ascii_lowercase() == lower) {
         let v = parse_spin(s.name, value, s.min, s.max)?;
@@ -180,7 +188,9 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Change, String
         "ponder" => parse_check("Ponder", value).map(Change::Ponder),
         "uci_chess960" => parse_check("UCI_Chess960", value).map(Change::Chess960),
         "clear hash" => Ok(Change::ClearHash),
-        _ => Err(format!("unknown option '{}'", name.trim())),
+        _ => Err(OptionError::Unknown {
+            name: name.trim().to_string(),
+        }),
     }
 }
 

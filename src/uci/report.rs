@@ -11,7 +11,7 @@ use crate::search::{Bound, Info, Reporter, Score, SearchResult};
 /// ```
 /// use ferrum::core::Position;
 /// use ferrum::search::{Info, PvInfo, Score};
-/// use ferrum::uci::report::info_line;
+/// use ferrum::uci::info_line;
 /// let pos = Position::startpos();
 /// let info = Info::Pv(PvInfo {
 ///     depth: 3, seldepth: 5, multipv: 1, score: Score::Cp(21), bound: None, nodes: 900,
@@ -42,7 +42,7 @@ pub fn score_wdl(score: Score, material: i32) -> [u32; 3] {
 /// ```
 /// use ferrum::core::Position;
 /// use ferrum::search::{Info, PvInfo, Score};
-/// use ferrum::uci::report::info_line_wdl;
+/// use ferrum::uci::info_line_wdl;
 /// let pos = Position::startpos();
 /// let info = Info::Pv(PvInfo {
 ///     depth: 1, seldepth: 1, multipv: 1, score: Score::Mate(2), bound: None, nodes: 9,

@@ -132,7 +132,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 if !self.engine.searching() {
                     let ready = self.engine.ensure_hash();
                     if let Err(e) = ready.and_then(|()| self.engine.ensure_pool()) {
-                        self.info_string(&e);
+                        self.info_string(&e.to_string());
                     }
                 }
                 self.send("readyok");
@@ -227,13 +227,13 @@ impl<W: Write + Send + 'static> Session<W> {
             match self.eval.set(name, value) {
                 Ok(Some(note)) => self.info_string(&note),
                 Ok(None) => {}
-                Err(e) => self.info_string(&e),
+                Err(e) => self.info_string(&e.to_string()),
             }
             return;
         }
         if BookOptions::handles(name) {
             if let Err(e) = self.book.set(name, value) {
-                self.info_string(&e);
+                self.info_string(&e.to_string());
             }
             return;
         }
@@ -243,13 +243,13 @@ impl<W: Write + Send + 'static> Session<W> {
         // Read at the next `go`: no need to wait for a running search.
         if StrengthOptions::handles(name) {
             if let Err(e) = self.strength.set(name, value) {
-                self.info_string(&e);
+                self.info_string(&e.to_string());
             }
             return;
         }
         let change = match parse_setoption(name, value) {
             Ok(c) => c,
-            Err(e) => return self.info_string(&e),
+            Err(e) => return self.info_string(&e.to_string()),
         };
         let needs_idle = matches!(
             change,
@@ -264,14 +264,14 @@ impl<W: Write + Send + 'static> Session<W> {
                 Err(e) => {
                     self.info_string(&format!("{e}; keeping {} MB", self.options.hash_mb));
                     if let Err(e) = self.engine.set_hash(self.options.hash_mb) {
-                        self.info_string(&e);
+                        self.info_string(&e.to_string());
                     }
                 }
             },
             Change::Threads(n) => {
                 self.options.threads = n;
                 if let Err(e) = self.engine.set_threads(n) {
-                    self.info_string(&e);
+                    self.info_string(&e.to_string());
                 }
             }
             Change::MultiPv(n) => self.options.multipv = n,
@@ -293,7 +293,7 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         match self.syzygy.set(name, value) {
             Ok(lines) => lines.iter().for_each(|l| self.info_string(l)),
-            Err(e) => self.info_string(&e),
+            Err(e) => self.info_string(&e.to_string()),
         }
     }
 
@@ -409,7 +409,7 @@ impl<W: Write + Send + 'static> Session<W> {
     /// Runs a long command on the engine's thread, where `stop` reaches it.
     fn run_task(&mut self, task: impl FnOnce(&Signals) + Send + 'static) {
         if let Err(e) = self.engine.run_task(task) {
-            self.info_string(&e);
+            self.info_string(&e.to_string());
         }
     }
 

@@ -8,6 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::search::{skill_seed, Skill};
 
 use super::options::{parse_check, parse_spin};
+use super::OptionError;
 
 /// The strength options and the count of limited searches (for per-move seeds).
 #[derive(Clone, Debug)]
@@ -68,7 +69,7 @@ impl StrengthOptions {
     /// value). Setting `Skill Seed` restarts its sequence, so a fixed seed repeats a session.
     ///
     /// ```
-    /// use ferrum::uci::strength_options::StrengthOptions;
+    /// use ferrum::uci::StrengthOptions;
     /// let mut o = StrengthOptions::default();
     /// assert_eq!(o.elo(), None, "full strength by default");
     /// o.set("Skill Level", Some("0")).unwrap();
@@ -77,7 +78,7 @@ impl StrengthOptions {
     /// assert_eq!(o.elo(), Some(1500), "UCI_Elo decides");
     /// assert!(o.set("UCI_Elo", Some("3500")).is_err());
     /// ```
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let name = name.trim();
         if name.eq_ignore_ascii_case("UCI_LimitStrength") {
             self.limit = parse_check("UCI_LimitStrength", value)?;
@@ -95,7 +96,9 @@ impl StrengthOptions {
             };
             self.searches = 0;
         } else {
-            return Err(format!("unknown option '{name}'"));
+            return Err(OptionError::Unknown {
+                name: name.to_string(),
+            });
         }
         Ok(())
     }

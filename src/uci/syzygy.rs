@@ -7,6 +7,7 @@ use crate::search::TbConfig;
 use crate::tb::{Tablebases, TbError, MAX_PIECES};
 
 use super::options::{parse_check, parse_spin};
+use super::OptionError;
 
 /// The options' values and the open tables.
 #[derive(Debug, Default)]
@@ -44,7 +45,7 @@ impl SyzygyOptions {
     /// Applies one option. `Ok` carries lines for the GUI (`info string` text: what a path held
     /// and what was wrong with it); `Err` a refusal (the option keeps its value). A path without
     /// usable tables is not an error: the engine plays on without them and says so.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Vec<String>, String> {
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Vec<String>, OptionError> {
         let name = name.trim();
         let text = value.map(str::trim).unwrap_or_default();
         if Self::is_path(name) {

@@ -21,7 +21,7 @@ pub const NET_FILE_BYTES: usize =
 pub enum NetError {
     /// The file could not be read.
     Io(String),
-    /// The file does not start with [`NET_MAGIC`].
+    /// The file does not start with the magic bytes `FRMNNUE1`.
     BadMagic,
     /// The file's shape or quantisation differs from this build's.
     WrongShape {

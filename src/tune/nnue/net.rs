@@ -6,8 +6,9 @@ use crate::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_
 
 use crate::tune::Rng;
 
-/// Number of parameters: first-layer weights and biases, output weights and bias.
-pub const NUM_PARAMS: usize = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1;
+/// Number of parameters: first-layer weights and biases, output weights and bias (named apart
+/// from `eval::params::NUM_PARAMS`, the hand-crafted evaluation's weights).
+pub const NET_PARAMS: usize = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1;
 const L1_BIAS: usize = INPUTS * HIDDEN;
 const OUT_W: usize = L1_BIAS + HIDDEN;
 const OUT_B: usize = OUT_W + 2 * HIDDEN;
@@ -65,7 +66,7 @@ impl FloatNet {
         let mut rng = Rng::new(seed);
         let mut uniform =
             |r: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * r;
-        let mut params = vec![0.0f32; NUM_PARAMS];
+        let mut params = vec![0.0f32; NET_PARAMS];
         for p in &mut params[..L1_BIAS] {
             *p = uniform(0.1);
         }

@@ -8,7 +8,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::data::Packed;
-use super::net::{FloatNet, NUM_PARAMS};
+use super::net::{FloatNet, NET_PARAMS};
 use crate::tune::Rng;
 
 /// How to train.
@@ -106,8 +106,8 @@ impl Trainer {
     pub fn new(cfg: &TrainConfig) -> Trainer {
         Trainer {
             net: FloatNet::random(cfg.seed),
-            m: vec![0.0; NUM_PARAMS],
-            v: vec![0.0; NUM_PARAMS],
+            m: vec![0.0; NET_PARAMS],
+            v: vec![0.0; NET_PARAMS],
             epoch: 0,
             step: 0,
         }
@@ -190,8 +190,8 @@ impl Trainer {
             train.len(),
             cfg.seed ^ (epoch as u64).wrapping_mul(0xA24B_AED4_963E_E407),
         );
-        let mut parts = vec![vec![0.0f32; NUM_PARAMS]; PARTS];
-        let mut total = vec![0.0f32; NUM_PARAMS];
+        let mut parts = vec![vec![0.0f32; NET_PARAMS]; PARTS];
+        let mut total = vec![0.0f32; NET_PARAMS];
         let mut loss = 0.0f64;
         for idx in order.chunks(cfg.batch_size.max(1)) {
             let batch: Vec<&Packed> = idx.iter().map(|&i| &train[i as usize]).collect();
@@ -233,7 +233,7 @@ impl Trainer {
     /// The checkpoint bytes: magic, epoch, step, then the parameters and both moment vectors
     /// as little-endian f32.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(24 + 12 * NUM_PARAMS);
+        let mut out = Vec::with_capacity(24 + 12 * NET_PARAMS);
         out.extend_from_slice(&CHECKPOINT_MAGIC);
         out.extend_from_slice(&(self.epoch as u64).to_le_bytes());
         out.extend_from_slice(&self.step.to_le_bytes());
@@ -246,7 +246,7 @@ impl Trainer {
 
     /// Reads checkpoint bytes; `None` when they are not a checkpoint of this network's shape.
     pub fn from_bytes(bytes: &[u8]) -> Option<Trainer> {
-        if bytes.len() != 24 + 12 * NUM_PARAMS || bytes[..8] != CHECKPOINT_MAGIC {
+        if bytes.len() != 24 + 12 * NET_PARAMS || bytes[..8] != CHECKPOINT_MAGIC {
             return None;
         }
         let epoch = u64::from_le_bytes(bytes[8..16].try_into().ok()?) as usize;
@@ -255,8 +255,8 @@ impl Trainer {
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        let (params, rest) = floats.split_at(NUM_PARAMS);
-        let (m, v) = rest.split_at(NUM_PARAMS);
+        let (params, rest) = floats.split_at(NET_PARAMS);
+        let (m, v) = rest.split_at(NET_PARAMS);
         Some(Trainer {
             net: FloatNet {
                 params: params.to_vec(),
