@@ -10,8 +10,8 @@
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, Criterion, Throughput};
-use ferrum::rules::pgn::{Notes, Variation, VariationMove};
 use ferrum::rules::{read_pgn, write_pgn, Game, PgnGame, PgnStream};
+use ferrum::rules::{Notes, Variation, VariationMove};
 
 mod pgn_0_1;
 

@@ -6,8 +6,8 @@
 
 use ferrum::book::{Book, BookPosition};
 use ferrum::core::Position;
-use ferrum::rules::pgn::{Location, Notes, PgnParser, SyntaxError, Visitor};
 use ferrum::rules::{read_pgn, Game, PgnGame, PgnStream};
+use ferrum::rules::{Location, Notes, PgnParser, SyntaxError, Visitor};
 use ferrum::uci::{parse, Command, Session};
 
 /// FEN text: parsing never panics; a parsed position writes a FEN that parses back to the same

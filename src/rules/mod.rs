@@ -8,7 +8,7 @@
 //!   and move-count rules, resignation, agreement.
 //! - [`san()`]: Standard Algebraic Notation out; PGN out ([`write_pgn`]) and in
 //!   ([`read_pgn`], [`PgnStream`]) with comments, NAGs and variations ([`Notes`]); a streaming
-//!   PGN reader for any use ([`pgn::PgnParser`] and its [`pgn::Visitor`]).
+//!   PGN reader for any use ([`PgnParser`] and its [`Visitor`]).
 //! - [`referee`]: the verdict on every game of a PGN file (what `ferrum pgn` prints).
 //! - [`SharedGame`]: one game shared by threads for online play, refusing stale moves.
 //! - [`PipeCommand`] and [`answer`]: the same API as one-line commands beside UCI.
@@ -32,12 +32,12 @@
 //! ```
 
 // Private modules whose items are re-exported below, so each has one path (`rules::Game`, not
-// also `rules::game::Game`). `pgn` stays public for its parser and visitor types.
+// also `rules::game::Game`); the PGN reader's parser and visitor types too.
 mod diagnose;
 pub(crate) mod error;
 pub(crate) mod game;
 pub(crate) mod outcome;
-pub mod pgn;
+pub(crate) mod pgn;
 pub(crate) mod pipe;
 pub(crate) mod report;
 pub(crate) mod san;
@@ -47,8 +47,9 @@ pub use error::{CastlingRefusal, GameError, MoveError, MoveErrorKind};
 pub use game::Game;
 pub use outcome::{DrawClaim, Outcome};
 pub use pgn::{
-    read_pgn, write_pgn, Notes, PgnError, PgnErrorKind, PgnGame, PgnReader, PgnStream,
-    SEVEN_TAG_ROSTER,
+    comment_commands, read_pgn, write_pgn, Location, Notes, PgnError, PgnErrorKind, PgnGame,
+    PgnParser, PgnReader, PgnStream, SyntaxError, SyntaxErrorKind, Variation, VariationMove,
+    Visitor, SEVEN_TAG_ROSTER,
 };
 pub use pipe::{answer, PipeCommand};
 pub use report::{referee, referee_stream, GameReport, ReportError};

@@ -16,7 +16,7 @@ use super::game::Game;
 
 mod notes;
 mod read;
-pub mod visitor;
+mod visitor;
 
 pub use notes::{Notes, Variation, VariationMove};
 pub use read::{read_pgn, PgnReader, PgnStream};

@@ -4,7 +4,7 @@
 //! them through [`Game`](crate::rules::Game), see [`PgnStream`](super::PgnStream)).
 //!
 //! ```
-//! use ferrum::rules::pgn::{Location, PgnParser, Visitor};
+//! use ferrum::rules::{Location, PgnParser, Visitor};
 //!
 //! /// Counts moves and collects clock comments.
 //! #[derive(Default)]
@@ -16,7 +16,7 @@
 //!         self.moves += 1;
 //!     }
 //!     fn comment(&mut self, text: &str, _at: Location) {
-//!         for (name, args) in ferrum::rules::pgn::comment_commands(text) {
+//!         for (name, args) in ferrum::rules::comment_commands(text) {
 //!             if name == "clk" {
 //!                 self.clocks.push(args.to_string());
 //!             }
@@ -108,7 +108,7 @@ impl fmt::Display for SyntaxErrorKind {
 /// the rest of the game and the following games are read as well as they can be.
 ///
 /// ```
-/// use ferrum::rules::pgn::{Location, SyntaxError, SyntaxErrorKind};
+/// use ferrum::rules::{Location, SyntaxError, SyntaxErrorKind};
 /// let e = SyntaxError { kind: SyntaxErrorKind::UnmatchedParenthesis, at: Location { line: 3, column: 9 } };
 /// assert_eq!(e.to_string(), "line 3, column 9: a ) without a variation to close");
 /// ```
@@ -693,7 +693,7 @@ fn nag_of_marks(marks: &str) -> Option<u8> {
 /// reports them as [`SyntaxErrorKind::BadCommand`]).
 ///
 /// ```
-/// use ferrum::rules::pgn::comment_commands;
+/// use ferrum::rules::comment_commands;
 /// let found: Vec<_> = comment_commands(" [%clk 0:03:00] [%eval 0.17] good move").collect();
 /// assert_eq!(found, [("clk", "0:03:00"), ("eval", "0.17")]);
 /// ```
