@@ -486,8 +486,9 @@ fn a_level_waits_for_stop_in_an_infinite_search_and_answers_at_once_on_movetime(
             engine.stop();
         }
         engine.wait();
-        // The node cap, not the 5 s of movetime, ends the search.
-        assert!(start.elapsed() < Duration::from_millis(2_000), "{limits:?}");
+        // The node cap, not the 5 s of movetime, ends the search (a generous bound: a debug
+        // build on a loaded machine took over 2 s once).
+        assert!(start.elapsed() < Duration::from_millis(4_000), "{limits:?}");
         let said = said.0.lock().expect("lock").clone();
         let (pv, best) = last_pv_and_answer(&said);
         assert!(best.is_some_and(|m| pos.is_legal(m)), "{limits:?}");
