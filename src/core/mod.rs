@@ -29,5 +29,5 @@ pub use movegen::{MoveList, MAX_MOVES};
 pub use mv::{Move, MoveKind, UciMoveError};
 pub use perft::{divide, perft};
 pub use piece::{Color, Piece, PieceKind};
-pub use position::{castle_destinations, Position, Undo};
+pub use position::{castle_destinations, IllegalMove, Position, Undo};
 pub use square::{ParseSquareError, Square};

@@ -267,8 +267,31 @@ impl Position {
         self.put(piece, sq);
     }
 
-    /// Plays `m`, which must be legal in this position (from [`Position::legal_moves`] or
-    /// checked with [`Position::is_legal`]), and returns what [`Position::unmake`] needs.
+    /// Plays `m` if it is legal here; otherwise refuses it and leaves the position as it was.
+    ///
+    /// ```
+    /// use ferrum::core::{IllegalMove, Position};
+    /// let mut pos = Position::startpos();
+    /// let e4 = pos.parse_uci("e2e4").unwrap();
+    /// let undo = pos.try_make(e4).unwrap();
+    /// // The same move again, now by Black, is refused.
+    /// assert_eq!(pos.try_make(e4).unwrap_err(), IllegalMove(e4));
+    /// pos.unmake(e4, &undo);
+    /// assert_eq!(pos, Position::startpos());
+    /// ```
+    pub fn try_make(&mut self, m: Move) -> Result<Undo, IllegalMove> {
+        if self.is_legal(m) {
+            Ok(self.make(m))
+        } else {
+            Err(IllegalMove(m))
+        }
+    }
+
+    /// Plays `m` **unchecked**: it must be legal in this position (from
+    /// [`Position::legal_moves`] or checked with [`Position::is_legal`]). Returns what
+    /// [`Position::unmake`] needs. An illegal move is not detected (it is the search's inner
+    /// loop) and leaves the position corrupt; moves from outside go through
+    /// [`Position::try_make`] or [`crate::Game::play_move`].
     pub fn make(&mut self, m: Move) -> Undo {
         let undo = Undo {
             captured: None,
@@ -619,3 +642,19 @@ mod tests {
         }
     }
 }
+
+/// A move refused by [`Position::try_make`]: it is not legal in the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub Move);
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is not a legal move in this position",
+            self.0.to_uci(false)
+        )
+    }
+}
+
+impl std::error::Error for IllegalMove {}
