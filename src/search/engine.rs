@@ -45,6 +45,8 @@ pub struct Engine {
     busy: Arc<Busy>,
     /// The last order was a task (`go perft`, `bench`), not a search.
     task: bool,
+    /// The next search starts a new game: its threads forget their move-ordering tables.
+    new_game: bool,
 }
 
 impl Default for Engine {
@@ -65,6 +67,7 @@ impl Engine {
             pool: None,
             busy: Arc::new(Busy::default()),
             task: false,
+            new_game: false,
         }
     }
 
@@ -108,12 +111,15 @@ impl Engine {
         Ok(())
     }
 
-    /// Empties the hash table (`Clear Hash`, `ucinewgame`). Waits for a running search.
+    /// Empties the hash table and, before the next search, the threads' move-ordering tables
+    /// (`Clear Hash`, `ucinewgame`: a new game). Waits for a running search.
     pub fn clear_hash(&mut self) {
         self.wait();
         if let Some(tt) = &self.tt {
             tt.clear();
         }
+        // The move-ordering tables the threads keep for the game go with it.
+        self.new_game = true;
     }
 
     /// Allocates the table at the configured size if that has not happened yet.
@@ -142,6 +148,7 @@ impl Engine {
             tt,
             signals: Arc::clone(&self.signals),
             reporter,
+            new_game: std::mem::take(&mut self.new_game),
         };
         self.send(order)
     }

@@ -2,6 +2,10 @@
 //! the next: starting threads (and zeroing their tables) on every move costs time the clock
 //! pays for, and threads that live for the game can keep what they learn.
 //!
+//! Each thread keeps its move-ordering tables (killers, history, continuation history,
+//! counter-moves) for the game: what refuted a move one search ago mostly still does. A new
+//! game (`ucinewgame`, `Clear Hash`) clears them before the next search.
+//!
 //! Thread 0 leads: it takes orders from the engine, runs searches (sharing each with the
 //! helpers, threads 1..n) and other long tasks (`go perft`, `bench`), and reports. The
 //! engine's [`Busy`] flag is up from the moment an order is sent until its answer is written.
@@ -73,6 +77,8 @@ pub(crate) enum Order {
         tt: Arc<TranspositionTable>,
         signals: Arc<Signals>,
         reporter: Arc<dyn Reporter>,
+        /// A new game began since the last search: forget the move-ordering tables first.
+        new_game: bool,
     },
     /// Run a task.
     Run(Task),
@@ -80,6 +86,7 @@ pub(crate) enum Order {
 
 /// One search as every thread of the pool sees it.
 struct SearchContext {
+    new_game: bool,
     job: Job,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
@@ -191,8 +198,12 @@ impl Lead {
                     tt,
                     signals,
                     reporter,
+                    new_game,
                 } => {
-                    let result = self.search(*job, tt, signals, reporter.as_ref());
+                    if new_game {
+                        self.heur.clear();
+                    }
+                    let result = self.search(*job, tt, signals, reporter.as_ref(), new_game);
                     reporter.best_move(&result);
                 }
                 Order::Run(task) => task(),
@@ -211,11 +222,13 @@ impl Lead {
         tt: Arc<TranspositionTable>,
         signals: Arc<Signals>,
         reporter: &dyn Reporter,
+        new_game: bool,
     ) -> SearchResult {
         tt.new_search();
         let budget = Budget::new(&job.limits, job.position.side_to_move(), job.move_overhead);
         let tb = TbSearch::prepare(&job);
         let ctx = Arc::new(SearchContext {
+            new_game,
             counters: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
             tb_hits: AtomicU64::new(tb.root_hits),
             tb,
@@ -229,9 +242,6 @@ impl Lead {
             .iter()
             .filter(|h| h.orders.send(Arc::clone(&ctx)).is_ok())
             .count();
-        // Every search starts from empty tables, as before the pool: keeping them for the game
-        // changes the search and is a separate decision.
-        self.heur.clear();
         let shared = ctx.shared();
         let result = lead(&ctx.job, &shared, &mut self.heur, reporter);
         for _ in 0..started {
@@ -253,7 +263,9 @@ fn spawn_helper(id: usize, done: Sender<()>) -> Option<Helper> {
         .spawn(move || {
             let mut heur = Heuristics::new(MAX_PLY);
             while let Ok(ctx) = inbox.recv() {
-                heur.clear();
+                if ctx.new_game {
+                    heur.clear();
+                }
                 let shared = ctx.shared();
                 Worker::new(id, &ctx.job, &shared, &mut heur).iterate(&SilentReporter);
                 drop(ctx);

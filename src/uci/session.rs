@@ -1088,4 +1088,49 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         assert_eq!(book_moves(&out), ["a4a5", "a4a5"], "{out:?}");
     }
+
+    /// The node count of the last `info depth` line among `out[from..]`.
+    fn last_nodes(out: &[String], from: usize) -> u64 {
+        out[from..]
+            .iter()
+            .rev()
+            .filter(|l| l.starts_with("info depth"))
+            .find_map(|l| {
+                let mut words = l.split_whitespace().skip_while(|w| *w != "nodes");
+                words.nth(1).and_then(|n| n.parse().ok())
+            })
+            .unwrap_or_else(|| panic!("no info line in {:?}", &out[from..]))
+    }
+
+    #[test]
+    fn move_ordering_tables_last_the_game_and_a_new_game_clears_them() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        let position =
+            "position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 1 8";
+        // The same search four times; the node count (one thread, fixed depth: deterministic)
+        // shows what it started from.
+        let mut search = |setup: &[&str]| {
+            for line in setup {
+                s.handle_line(line);
+            }
+            let from = out.lines().len();
+            s.handle_line(position);
+            s.handle_line("go depth 7");
+            s.wait_for_search();
+            last_nodes(&out.lines(), from)
+        };
+        let fresh = search(&[]);
+        // A new table but the same threads: what they learnt changes the search.
+        let learnt = search(&["setoption name Hash value 16"]);
+        assert_ne!(learnt, fresh, "the tables did not outlive the search");
+        // ucinewgame and Clear Hash empty the move-ordering tables with the hash table.
+        assert_eq!(search(&["ucinewgame"]), fresh, "ucinewgame kept the tables");
+        search(&[]);
+        assert_eq!(
+            search(&["setoption name Clear Hash"]),
+            fresh,
+            "Clear Hash kept them"
+        );
+    }
 }
