@@ -276,7 +276,27 @@ enum ColorArg {
     Black,
 }
 
+/// A reader that closes the pipe early (`ferrum pgn big.pgn | head`) makes `println!` panic on
+/// the next line; leave quietly as Unix tools do (status 141, 128 + SIGPIPE) instead of printing
+/// a panic message and a backtrace hint.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
@@ -429,11 +449,21 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader left early (`| head`): not an error of ours, and nothing to say.
+        Err(e) if is_broken_pipe(&e) => ExitCode::from(141),
         Err(e) => {
             eprintln!("ferrum: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// True when `e` comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn perft(

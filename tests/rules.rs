@@ -1899,8 +1899,35 @@ mod shared {
 
 /// The binary: `ferrum pgn` and the pipe commands beside UCI.
 mod binary {
-    use std::io::Write;
+    use std::io::{BufRead, BufReader, Read, Write};
     use std::process::{Command, Stdio};
+
+    #[test]
+    fn a_reader_that_closes_the_pipe_early_gets_no_panic() {
+        // `ferrum perft 3 --divide | head -1`: the output goes on after the reader has left.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+            .args(["perft", "3", "--divide"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(!first.is_empty());
+        // The reader is gone (dropped above); the binary's next lines meet a closed pipe.
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(matches!(status.code(), Some(0) | Some(141)), "{status:?}");
+    }
 
     fn run(args: &[&str], input: &str) -> (String, i32) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ferrum"))
