@@ -162,6 +162,10 @@ enum Cmd {
         /// Go on from the checkpoint in --out.
         #[arg(long)]
         resume: bool,
+        /// Train on only the first N training positions (in chunk order; the held-out games
+        /// stay the same), to measure how the loss grows with the data.
+        #[arg(long)]
+        train_positions: Option<usize>,
     },
     /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` games: prints the coefficients
     /// for src/eval/wdl.rs and the calibration on held-out games (every fifth game).
@@ -401,12 +405,14 @@ fn main() -> ExitCode {
             skip_plies,
             max_score,
             resume,
+            train_positions,
         }) => train::train(train::TrainArgs {
             data,
             out,
             threads,
             holdout_percent,
             resume,
+            train_positions,
             filter: ferrum::tune::filter::Filter {
                 skip_plies,
                 max_score,

@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use ferrum::core::Position;
+use ferrum::eval::Evaluator;
 use ferrum::tune::filter::Filter;
 use ferrum::tune::nnue::data;
-use ferrum::tune::nnue::train::{TrainConfig, Trainer};
+use ferrum::tune::nnue::train::{static_eval_loss, TrainConfig, Trainer};
 
 /// What `ferrum train` was asked to do.
 pub struct TrainArgs {
@@ -21,6 +23,8 @@ pub struct TrainArgs {
     pub holdout_percent: u32,
     /// Continue from the checkpoint in `out`.
     pub resume: bool,
+    /// Keep only this many training positions (the first ones).
+    pub train_positions: Option<usize>,
     /// Which positions are used.
     pub filter: Filter,
     /// The optimisation.
@@ -51,12 +55,20 @@ pub fn train(args: TrainArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let start = Instant::now();
-    let data = data::load(&args.data, &args.filter, args.holdout_percent, |e| {
+    let mut data = data::load(&args.data, &args.filter, args.holdout_percent, |e| {
         eprintln!("warning: {e}; the chunk's later games are skipped")
     })?;
+    if let Some(n) = args.train_positions {
+        data.train.truncate(n);
+    }
     if data.train.is_empty() {
         bail!("the data holds no training positions");
     }
+    // The yardstick: the hand-crafted evaluation's loss on the same held-out positions.
+    let hce = static_eval_loss(&data.holdout, &args.cfg, || {
+        let mut e = Evaluator::new();
+        move |pos: &Position| e.hand_crafted(pos)
+    });
     let checkpoint = args.out.join("checkpoint.bin");
     let mut trainer = if args.resume && checkpoint.exists() {
         let bytes = std::fs::read(&checkpoint)
@@ -73,7 +85,7 @@ pub fn train(args: TrainArgs) -> Result<()> {
     log(
         &args.out,
         &format!(
-            "data: {} chunks, {} games, {} training and {} held-out positions (loaded in {:.1} s); {:?}; {:?}; starting after epoch {}",
+            "data: {} chunks, {} games, {} training and {} held-out positions (loaded in {:.1} s); hand-crafted evaluation's holdout loss {hce:.6}; {:?}; {:?}; starting after epoch {}",
             data.chunks,
             data.games,
             data.train.len(),

@@ -58,6 +58,59 @@ impl Packed {
         f32::from((self.flags >> 1) & 3) / 2.0
     }
 
+    /// The pieces on their squares, in square order.
+    fn pieces_on_squares(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let mut occ = self.occupied;
+        let mut n = 0;
+        std::iter::from_fn(move || loop {
+            if occ == 0 {
+                return None;
+            }
+            let sq = Square::new(occ.trailing_zeros() as u8);
+            occ &= occ - 1;
+            let code = (self.pieces[n / 2] >> (4 * (n % 2))) & 15;
+            n += 1;
+            let color = if code < 6 { Color::White } else { Color::Black };
+            if let Some(kind) = PieceKind::from_index(code as usize % 6) {
+                return Some((sq, Piece::new(color, kind)));
+            }
+        })
+    }
+
+    /// The position again, without what packing drops (castling rights, en passant, move
+    /// counters); `None` if the packed board is not a position (it always is for packed games).
+    pub fn position(&self) -> Option<Position> {
+        let mut board = [None; 64];
+        for (sq, piece) in self.pieces_on_squares() {
+            board[sq.index()] = Some(piece);
+        }
+        let mut fen = String::with_capacity(90);
+        for rank in (0..8).rev() {
+            let mut empty = 0u8;
+            for file in 0..8 {
+                match board[rank * 8 + file] {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            fen.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        fen.push(p.fen_char());
+                    }
+                }
+            }
+            if empty > 0 {
+                fen.push(char::from(b'0' + empty));
+            }
+            fen.push(if rank > 0 { '/' } else { ' ' });
+        }
+        fen.push_str(match self.side_to_move() {
+            Color::White => "w - - 0 1",
+            Color::Black => "b - - 0 1",
+        });
+        Position::from_fen(&fen).ok()
+    }
+
     /// The network's inputs for this position.
     pub fn features(&self) -> Features {
         let stm = self.side_to_move();
@@ -65,18 +118,7 @@ impl Packed {
             us: Vec::with_capacity(32),
             them: Vec::with_capacity(32),
         };
-        let mut occ = self.occupied;
-        let mut n = 0;
-        while occ != 0 {
-            let sq = Square::new(occ.trailing_zeros() as u8);
-            occ &= occ - 1;
-            let code = (self.pieces[n / 2] >> (4 * (n % 2))) & 15;
-            n += 1;
-            let color = if code < 6 { Color::White } else { Color::Black };
-            let Some(kind) = PieceKind::from_index(code as usize % 6) else {
-                continue;
-            };
-            let piece = Piece::new(color, kind);
+        for (sq, piece) in self.pieces_on_squares() {
             f.us.push(feature(stm, piece, sq) as u16);
             f.them.push(feature(!stm, piece, sq) as u16);
         }
@@ -190,6 +232,9 @@ mod tests {
             assert_eq!(a, b, "{fen}");
             assert_eq!((p.score, p.result()), (-123, 1.0));
             assert_eq!(p.side_to_move(), pos.side_to_move());
+            let board = |fen: &str| fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
+            let back = p.position().expect("a packed position unpacks");
+            assert_eq!(board(&back.fen()), board(fen));
         }
     }
 

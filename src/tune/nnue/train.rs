@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::data::Packed;
 use super::net::{FloatNet, NET_PARAMS};
+use crate::core::Position;
 use crate::tune::Rng;
 
 /// How to train.
@@ -84,6 +85,35 @@ fn sigmoid(x: f32) -> f32 {
 fn target(p: &Packed, cfg: &TrainConfig) -> f32 {
     let from_score = sigmoid(f32::from(p.score) / cfg.eval_scale);
     cfg.lambda * p.result() + (1.0 - cfg.lambda) * from_score
+}
+
+/// The mean loss on `data` of another static evaluation (centipawns for the side to move)
+/// measured the way the network's is: the yardstick a network has to beat, on the same
+/// positions and targets. Positions that do not unpack are skipped.
+pub fn static_eval_loss<E, F>(data: &[Packed], cfg: &TrainConfig, new_eval: F) -> f64
+where
+    F: Fn() -> E + Sync,
+    E: FnMut(&Position) -> i32 + Send,
+{
+    let (sum, n) = data
+        .par_iter()
+        .fold(
+            || (0.0f64, 0usize, new_eval()),
+            |(sum, n, mut eval), p| match p.position() {
+                Some(pos) => {
+                    let e = sigmoid(eval(&pos) as f32 / cfg.eval_scale) - target(p, cfg);
+                    (sum + f64::from(e * e), n + 1, eval)
+                }
+                None => (sum, n, eval),
+            },
+        )
+        .map(|(sum, n, _)| (sum, n))
+        .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
 }
 
 /// What one epoch did.
@@ -279,7 +309,7 @@ impl Trainer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Position;
+    use crate::core::Color;
 
     fn tiny_data() -> Vec<Packed> {
         // White is a queen up in half of them and the score says so; the rest are level.
@@ -293,6 +323,30 @@ mod tests {
             v.push(Packed::new(&level, 0, 0.5));
         }
         v
+    }
+
+    #[test]
+    fn a_static_evaluation_is_measured_against_the_targets() {
+        let cfg = TrainConfig {
+            lambda: 0.0,
+            ..TrainConfig::default()
+        };
+        let data = tiny_data();
+        // The queen counted from the side to move's view matches every target exactly.
+        let exact = || {
+            |pos: &Position| {
+                let queens = pos.pieces(crate::core::PieceKind::Queen);
+                match (queens.is_empty(), pos.side_to_move()) {
+                    (true, _) => 0,
+                    (false, Color::White) => 900,
+                    (false, Color::Black) => -900,
+                }
+            }
+        };
+        assert!(static_eval_loss(&data, &cfg, exact) < 1e-9);
+        let blind = static_eval_loss(&data, &cfg, || |_: &Position| 0);
+        let far = 1.0 / (1.0 + (-900.0f64 / 400.0).exp()) - 0.5;
+        assert!((blind - 2.0 / 3.0 * far * far).abs() < 1e-4, "{blind}");
     }
 
     #[test]
