@@ -166,6 +166,9 @@ enum Cmd {
         /// stay the same), to measure how the loss grows with the data.
         #[arg(long)]
         train_positions: Option<usize>,
+        /// Show half of the positions mirrored left to right (a different half each epoch).
+        #[arg(long)]
+        mirror: bool,
     },
     /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` games: prints the coefficients
     /// for src/eval/wdl.rs and the calibration on held-out games (every fifth game).
@@ -406,6 +409,7 @@ fn main() -> ExitCode {
             max_score,
             resume,
             train_positions,
+            mirror,
         }) => train::train(train::TrainArgs {
             data,
             out,
@@ -427,6 +431,7 @@ fn main() -> ExitCode {
                 weight_decay,
                 lambda,
                 seed,
+                mirror,
                 ..Default::default()
             },
         }),

@@ -44,6 +44,16 @@ impl Features {
         }
         f
     }
+
+    /// The inputs of the position mirrored left to right (files a and h swapped), from the
+    /// same perspectives.
+    pub fn mirrored(mut self) -> Features {
+        // An input's square is its low six bits (see `feature`); `^ 7` swaps its file.
+        for i in self.us.iter_mut().chain(self.them.iter_mut()) {
+            *i ^= 7;
+        }
+        self
+    }
 }
 
 /// The activations of one forward pass, kept for the backward pass.
@@ -169,6 +179,29 @@ impl FloatNet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mirrored_inputs_are_those_of_the_mirrored_position() {
+        for (fen, mirror) in [
+            (
+                "r3k2r/pppq1ppp/2np1n2/2b1p3/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R b - - 4 8",
+                "r2k3r/ppp1qppp/2n1pn2/3p1b2/1b1P1B2/2N1PN2/PPP1QPPP/R2K3R b - - 4 8",
+            ),
+            (
+                "8/5k2/8/1P6/8/8/6K1/8 w - - 0 1",
+                "8/2k5/8/6P1/8/8/1K6/8 w - - 0 1",
+            ),
+        ] {
+            let sorted = |mut f: Features| {
+                f.us.sort_unstable();
+                f.them.sort_unstable();
+                f
+            };
+            let a = Features::of(&Position::from_fen(fen).expect("fen")).mirrored();
+            let b = Features::of(&Position::from_fen(mirror).expect("fen"));
+            assert_eq!(sorted(a), sorted(b), "{fen}");
+        }
+    }
 
     /// Integer inference must follow the trainer's float network: this catches perspective
     /// flips, square mirroring and scale mismatches between the two.
