@@ -229,25 +229,13 @@ fn parse(fen: &str, chess960: bool) -> Result<Position, FenError> {
     }
     let mut pos = Position::empty();
     parse_placement(&mut pos, fields[0])?;
-    for color in Color::BOTH {
-        let count = pos.pieces_of(color, PieceKind::King).count();
-        if count != 1 {
-            return Err(FenError::KingCount { color, count });
-        }
-    }
-    let back_ranks = Bitboard::RANK_1 | Bitboard::RANK_8;
-    if let Some(sq) = (pos.pieces(PieceKind::Pawn) & back_ranks).first() {
-        return Err(FenError::PawnOnBackRank(sq));
-    }
+    check_kings_and_pawns(&pos)?;
     pos.side = match fields[1] {
         "w" | "W" => Color::White,
         "b" | "B" => Color::Black,
         other => return Err(FenError::BadSideToMove(other.to_string())),
     };
-    let them = !pos.side;
-    if pos.is_attacked(pos.king_square(them), pos.side, pos.occupied()) {
-        return Err(FenError::OpponentInCheck(them));
-    }
+    check_not_left_in_check(&pos)?;
     pos.chess960 = chess960;
     parse_castling(&mut pos, fields[2])?;
     parse_en_passant(&mut pos, fields[3])?;
@@ -265,6 +253,51 @@ fn parse(fen: &str, chess960: bool) -> Result<Position, FenError> {
     }
     pos.refresh();
     Ok(pos)
+}
+
+impl Position {
+    /// A position from its pieces and the side to move, with no castling rights, no en passant
+    /// square and the move counters at their start, checked as a FEN's board is (one king each,
+    /// no pawn on a back rank, the side not to move not in check); a square given twice holds
+    /// the last piece.
+    pub(crate) fn from_pieces(
+        pieces: impl IntoIterator<Item = (Square, Piece)>,
+        side: Color,
+    ) -> Result<Position, FenError> {
+        let mut pos = Position::empty();
+        for (sq, piece) in pieces {
+            pos.place(piece, sq);
+        }
+        check_kings_and_pawns(&pos)?;
+        pos.side = side;
+        check_not_left_in_check(&pos)?;
+        pos.refresh();
+        Ok(pos)
+    }
+}
+
+/// One king of each colour and no pawn on the first or last rank.
+fn check_kings_and_pawns(pos: &Position) -> Result<(), FenError> {
+    for color in Color::BOTH {
+        let count = pos.pieces_of(color, PieceKind::King).count();
+        if count != 1 {
+            return Err(FenError::KingCount { color, count });
+        }
+    }
+    let back_ranks = Bitboard::RANK_1 | Bitboard::RANK_8;
+    match (pos.pieces(PieceKind::Pawn) & back_ranks).first() {
+        Some(sq) => Err(FenError::PawnOnBackRank(sq)),
+        None => Ok(()),
+    }
+}
+
+/// The side that has just moved is not in check.
+fn check_not_left_in_check(pos: &Position) -> Result<(), FenError> {
+    let them = !pos.side;
+    if pos.is_attacked(pos.king_square(them), pos.side, pos.occupied()) {
+        return Err(FenError::OpponentInCheck(them));
+    }
+    Ok(())
 }
 
 fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
@@ -391,6 +424,53 @@ mod tests {
         let pos = Position::from_fen(STARTPOS).unwrap();
         assert_eq!(pos.fen(), STARTPOS);
         assert!(!pos.is_chess960());
+    }
+
+    #[test]
+    fn a_board_from_its_pieces_is_its_fen_and_is_checked_like_one() {
+        let fen = "r3k2r/pp3ppp/2n5/3qp3/8/2N5/PP3PPP/R2QK2R b - - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        let pieces = || {
+            Square::ALL
+                .into_iter()
+                .filter_map(|sq| Some((sq, pos.piece_at(sq)?)))
+        };
+        let rebuilt = Position::from_pieces(pieces(), Color::Black).unwrap();
+        assert_eq!(rebuilt.fen(), fen);
+        assert_eq!(rebuilt.key(), pos.key());
+        let e1 = Square::from_coords(4, 0);
+        let two_kings = pieces().chain([(
+            Square::from_coords(0, 3),
+            Piece::new(Color::White, PieceKind::King),
+        )]);
+        assert_eq!(
+            Position::from_pieces(two_kings, Color::Black),
+            Err(FenError::KingCount {
+                color: Color::White,
+                count: 2
+            })
+        );
+        let pawn_on_8 = pieces().chain([(
+            Square::from_coords(3, 7),
+            Piece::new(Color::Black, PieceKind::Pawn),
+        )]);
+        assert!(matches!(
+            Position::from_pieces(pawn_on_8, Color::Black),
+            Err(FenError::PawnOnBackRank(_))
+        ));
+        // A black rook on e2 checks White's king on e1: Black cannot be the side to move.
+        let check = pieces().chain([(
+            Square::from_coords(4, 1),
+            Piece::new(Color::Black, PieceKind::Rook),
+        )]);
+        assert_eq!(
+            Position::from_pieces(check, Color::Black),
+            Err(FenError::OpponentInCheck(Color::White))
+        );
+        assert_eq!(
+            pos.piece_at(e1),
+            Some(Piece::new(Color::White, PieceKind::King))
+        );
     }
 
     #[test]

@@ -12,10 +12,16 @@ pub struct Keys {
     side: u64,
 }
 
-/// SplitMix64: the next value of the sequence with state `state` (also the UCI loop's book RNG).
+/// SplitMix64: the next value of the sequence with state `state` (also the UCI loop's book RNG
+/// and the tuners' generator).
 pub(crate) const fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
+    mix64(*state)
+}
+
+/// SplitMix64's finaliser: spreads every bit of `z` over all 64 (a hash of a counter or of a
+/// weakly mixed value, e.g. which games are held out of training).
+pub(crate) const fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

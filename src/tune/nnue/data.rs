@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::core::zobrist::mix64;
 use crate::core::{Color, Piece, PieceKind, Position, Square};
 use crate::eval::nnue::feature;
 use crate::tune::chunks::{chunk_files, read_chunk, ChunkError};
@@ -80,35 +81,7 @@ impl Packed {
     /// The position again, without what packing drops (castling rights, en passant, move
     /// counters); `None` if the packed board is not a position (it always is for packed games).
     pub fn position(&self) -> Option<Position> {
-        let mut board = [None; 64];
-        for (sq, piece) in self.pieces_on_squares() {
-            board[sq.index()] = Some(piece);
-        }
-        let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0u8;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(p.fen_char());
-                    }
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            fen.push(if rank > 0 { '/' } else { ' ' });
-        }
-        fen.push_str(match self.side_to_move() {
-            Color::White => "w - - 0 1",
-            Color::Black => "b - - 0 1",
-        });
-        Position::from_fen(&fen).ok()
+        Position::from_pieces(self.pieces_on_squares(), self.side_to_move()).ok()
     }
 
     /// The network's inputs for this position.
@@ -153,10 +126,7 @@ fn held_out(chunk: &Path, index: usize, percent: u32) -> bool {
         });
     // FNV alone leaves the high bits of short inputs poorly mixed; SplitMix's finaliser
     // spreads them.
-    let mut z = h;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) % 100 < u64::from(percent)
+    mix64(h) % 100 < u64::from(percent)
 }
 
 fn pack_game(game: &GameRecord, filter: &Filter) -> Vec<Packed> {

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::data::Packed;
 use super::net::{FloatNet, NET_PARAMS};
+use crate::core::zobrist::mix64;
 use crate::core::Position;
 use crate::tune::Rng;
 
@@ -92,6 +93,13 @@ fn target(p: &Packed, cfg: &TrainConfig) -> f32 {
     cfg.lambda * p.result() + (1.0 - cfg.lambda) * from_score
 }
 
+/// The loss of one position whose evaluation is `cp` centipawns for the side to move: the
+/// squared difference of its win chance and the target's.
+fn squared_error(cp: f32, p: &Packed, cfg: &TrainConfig) -> f64 {
+    let e = sigmoid(cp / cfg.eval_scale) - target(p, cfg);
+    f64::from(e * e)
+}
+
 /// The mean loss on `data` of another static evaluation (centipawns for the side to move)
 /// measured the way the network's is: the yardstick a network has to beat, on the same
 /// positions and targets. Positions that do not unpack are skipped.
@@ -106,8 +114,8 @@ where
             || (0.0f64, 0usize, new_eval()),
             |(sum, n, mut eval), p| match p.position() {
                 Some(pos) => {
-                    let e = sigmoid(eval(&pos) as f32 / cfg.eval_scale) - target(p, cfg);
-                    (sum + f64::from(e * e), n + 1, eval)
+                    let loss = squared_error(eval(&pos) as f32, p, cfg);
+                    (sum + loss, n + 1, eval)
                 }
                 None => (sum, n, eval),
             },
@@ -124,10 +132,7 @@ where
 /// Whether training position `i` is shown mirrored in the epoch whose draw is `flip`: about
 /// half of them, a different half each epoch.
 fn mirror_now(i: u32, flip: u64) -> bool {
-    let mut z = u64::from(i) ^ flip;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) & 1 == 1
+    mix64(u64::from(i) ^ flip) & 1 == 1
 }
 
 /// What one epoch did.
@@ -164,11 +169,7 @@ impl Trainer {
         }
         let sum: f64 = data
             .par_iter()
-            .map(|p| {
-                let out = self.net.forward(&p.features()).out;
-                let e = sigmoid(out * 400.0 / cfg.eval_scale) - target(p, cfg);
-                f64::from(e * e)
-            })
+            .map(|p| squared_error(self.net.forward(&p.features()).out * 400.0, p, cfg))
             .sum();
         sum / data.len() as f64
     }
