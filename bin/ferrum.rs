@@ -112,6 +112,10 @@ enum Cmd {
         /// Games per chunk file.
         #[arg(long, default_value_t = 250)]
         chunk_games: usize,
+        /// Syzygy tables (directories separated by `:`, e.g. ../shared/syzygy): a game ends
+        /// with the tables' result as soon as they cover it after a capture or a pawn move.
+        #[arg(long)]
+        syzygy: Option<String>,
     },
     /// Train the neural evaluation on `datagen` games (AdamW on the CPU); writes a checkpoint
     /// and a quantised `.nnue` network into --out after every epoch, and resumes from the
@@ -372,15 +376,16 @@ fn main() -> ExitCode {
             threads,
             seed,
             chunk_games,
+            syzygy,
         }) => {
             let cfg = ferrum::tune::datagen::Config {
                 soft_nodes: nodes,
                 hard_nodes: hard_nodes.unwrap_or(nodes.saturating_mul(10)),
                 ..Default::default()
             };
-            tune::data_dir(out, &name).and_then(|dir| {
+            tune::with_tablebases(cfg, syzygy.as_deref()).and_then(|cfg| {
                 tune::datagen(tune::DatagenArgs {
-                    dir,
+                    dir: tune::data_dir(out, &name)?,
                     openings,
                     games,
                     threads,

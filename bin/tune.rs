@@ -3,10 +3,12 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use ferrum::core::Position;
+use ferrum::tb::Tablebases;
 use ferrum::tune::chunks::{chunk_files, read_chunk, ChunkWriter};
 use ferrum::tune::datagen::{self, Config};
 use ferrum::tune::filter::Filter;
@@ -51,6 +53,18 @@ pub struct DatagenArgs {
     pub chunk_games: usize,
     /// How the games are played.
     pub cfg: Config,
+}
+
+/// `cfg` with the Syzygy tables of `path` (`None`: without tables); says on stderr what was
+/// opened.
+pub fn with_tablebases(mut cfg: Config, path: Option<&str>) -> Result<Config> {
+    let Some(path) = path else {
+        return Ok(cfg);
+    };
+    let tables = Tablebases::open(path).with_context(|| format!("--syzygy {path}"))?;
+    eprintln!("tablebases: {}", tables.report().summary());
+    cfg.tablebases = Some(Arc::new(tables));
+    Ok(cfg)
 }
 
 /// The data set directory: `--out`, else `$FERRUM_DATA/<name>`.

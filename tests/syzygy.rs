@@ -413,3 +413,56 @@ fn wdl_only_and_incomplete_sets_answer_what_they_can() {
     drop(tb);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn datagen_ends_games_with_the_tables_result_after_a_capture_or_pawn_move() {
+    use ferrum::tune::datagen::{play_game, tablebase_end, Config};
+    use ferrum::tune::gamefile::{RecordResult, Termination};
+    let _t = turn();
+    let tb = open_shared();
+    let cfg = Config {
+        tablebases: Some(Arc::clone(&tb)),
+        ..Config::default()
+    };
+    let at = |fen: &str| Game::from_fen(fen).expect("a valid FEN");
+    // Won and lost for the side to move, drawn (KRvKB), and a win the fifty-move counter
+    // leaves open.
+    let kqkr_w = "8/8/8/3k4/8/8/1r6/K1Q5 w - - 0 1";
+    let kqkr_b = "8/8/8/3k4/8/8/1r6/K1Q5 b - - 0 1";
+    let krkb = "8/4R3/2k5/6K1/8/b7/8/8 w - - 0 1";
+    let won = Some((RecordResult::WhiteWins, Termination::Tablebase));
+    assert_eq!(tablebase_end(&at(kqkr_w), &cfg), won);
+    assert_eq!(tablebase_end(&at(kqkr_b), &cfg), won);
+    let drawn = Some((RecordResult::Draw, Termination::Tablebase));
+    assert_eq!(tablebase_end(&at(krkb), &cfg), drawn);
+    assert_eq!(
+        tablebase_end(&at("8/8/8/3k4/8/8/1r6/K1Q5 w - - 7 40"), &cfg),
+        None
+    );
+    // Beyond the tables, or without them, nothing is settled.
+    let five = "4k3/8/8/8/8/8/3r3P/3QK3 w - - 0 1";
+    assert_eq!(tablebase_end(&at(five), &cfg), None);
+    assert_eq!(tablebase_end(&at(kqkr_w), &Config::default()), None);
+
+    // A whole game: from five pieces White takes the rook (the game's only good move) and the
+    // tables end the game there with White's win, one move in.
+    let openings = [pos(five)];
+    let quick = Config {
+        book_plies_min: 0,
+        book_plies_max: 0,
+        max_start_score: 10_000,
+        soft_nodes: 2_000,
+        hard_nodes: 20_000,
+        ..cfg
+    };
+    // Even seeds' first draw picks the opening file (see `datagen::opening`).
+    let seed = (0..)
+        .find(|&s| ferrum::tune::Rng::new(s).next_u64() % 2 == 0)
+        .expect("some seed starts from the file");
+    let tt = TranspositionTable::with_mb(1).expect("1 MB");
+    let record = play_game(&openings, &quick, seed, &tt).expect("the opening is kept");
+    assert_eq!(record.termination, Termination::Tablebase);
+    assert_eq!(record.result, RecordResult::WhiteWins);
+    assert_eq!(record.moves.len(), 1, "{:?}", record.moves);
+    assert_eq!(record.moves[0].mv.to_string(), "d1d2");
+}

@@ -5,14 +5,17 @@
 //! Openings alternate between the start position with 8–12 random legal plies and a position
 //! of the opening file with 2–4 random plies; an opening whose first searched score is beyond
 //! [`Config::max_start_score`] is dropped. Games are adjudicated once the score has stayed
-//! decisive (or near zero late in the game) for several plies.
+//! decisive (or near zero late in the game) for several plies, or, with tablebases, as soon
+//! as a position the tables cover is reached after a capture or a pawn move.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 
 use crate::core::{Color, Move, Position};
 use crate::rules::{Game, Outcome};
 use crate::search::{run, see_ge, Job, Limits, Signals, SilentReporter, TranspositionTable, MATE};
+use crate::tb::{Tablebases, Wdl};
 
 use super::gamefile::{GameRecord, RecordResult, ScoredMove, Termination};
 use super::Rng;
@@ -50,6 +53,8 @@ pub struct Config {
     pub max_plies: usize,
     /// Hash table per game, in MB.
     pub hash_mb: usize,
+    /// Syzygy tables that end a game once they know its result (see [`tablebase_end`]).
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for Config {
@@ -69,6 +74,7 @@ impl Default for Config {
             draw_plies: 16,
             max_plies: 400,
             hash_mb: 4,
+            tablebases: None,
         }
     }
 }
@@ -167,6 +173,30 @@ fn rules_end(game: &Game, cfg: &Config) -> Option<GameRecordEnd> {
     (game.ply() >= cfg.max_plies).then_some((RecordResult::Draw, Termination::MaxPlies))
 }
 
+/// The tables' result of `game`'s current position, when they cover it and its fifty-move
+/// counter is zero (a capture or a pawn move has just been played, so the tables' cursed wins
+/// and blessed losses are exactly the games the fifty-move rule draws; with moves already on
+/// the counter a win may come too late, and the game plays on to its next capture or pawn
+/// move).
+pub fn tablebase_end(game: &Game, cfg: &Config) -> Option<(RecordResult, Termination)> {
+    let pos = game.position();
+    if pos.halfmove_clock() != 0 {
+        return None;
+    }
+    let mover = pos.side_to_move();
+    let result = match cfg.tablebases.as_ref()?.probe_wdl(pos)? {
+        Wdl::Win => RecordResult::win_for(mover),
+        Wdl::Loss => RecordResult::win_for(!mover),
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => RecordResult::Draw,
+    };
+    Some((result, Termination::Tablebase))
+}
+
+/// The result when the rules, the ply limit or the tables have ended `game`.
+fn settled(game: &Game, cfg: &Config) -> Option<GameRecordEnd> {
+    rules_end(game, cfg).or_else(|| tablebase_end(game, cfg))
+}
+
 /// Searches the game's current position at the configured node limits.
 fn search(game: &Game, cfg: &Config, tt: &TranspositionTable) -> Option<(Move, i32)> {
     let pos = game.position().clone();
@@ -199,7 +229,7 @@ pub fn play_game(
     let mut moves = Vec::new();
     let mut adjudicator = Adjudicator::default();
     let (result, termination) = loop {
-        if let Some(end) = rules_end(&game, cfg) {
+        if let Some(end) = settled(&game, cfg) {
             break end;
         }
         let (best, score) = search(&game, cfg, tt)?;
@@ -216,10 +246,10 @@ pub fn play_game(
             score: score.clamp(-MATE, MATE) as i16,
         });
         game.play_move(best).ok()?;
-        // The score belongs to the position before the move; a rule that ends the game now
-        // takes precedence over adjudication at the next turn.
+        // The score belongs to the position before the move; a rule or the tables ending the
+        // game now take precedence over adjudication at the next turn.
         if let Some(end) = adjudicator.update(cfg, game.ply(), white) {
-            if rules_end(&game, cfg).is_none() {
+            if settled(&game, cfg).is_none() {
                 break end;
             }
         }
