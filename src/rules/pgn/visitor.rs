@@ -193,8 +193,8 @@ pub trait Visitor {
     fn end_game(&mut self) -> Self::Output;
 }
 
-/// Reads the games of a PGN file from any [`BufRead`], one line in memory at a time (a comment
-/// that spans lines is kept whole), and reports each to a [`Visitor`]. Bytes that are not UTF-8
+/// Reads the games of a PGN file from any [`BufRead`], a block of lines (64 KB) in memory at a
+/// time (a comment that spans lines is kept whole), and reports each to a [`Visitor`]. Bytes that are not UTF-8
 /// (old Latin-1 files) are read lossily; a byte-order mark at the start is skipped; lines
 /// starting with `%` are escape lines and skipped.
 ///
@@ -202,6 +202,13 @@ pub trait Visitor {
 /// Comments and NAGs before a game's first tag belong to no game and are not reported.
 pub struct PgnParser<R> {
     input: R,
+    /// Whole lines read ahead from `input` (about [`BLOCK`] bytes), checked as UTF-8 at once:
+    /// one copy and one check per block rather than per line.
+    block: String,
+    /// Where the next line starts in `block`.
+    block_pos: usize,
+    /// Whether `block` is ASCII (then so is each of its lines).
+    block_ascii: bool,
     /// The current line, without its line break.
     line: String,
     /// Whether `line` is ASCII (then a column is a byte offset plus one).
@@ -213,6 +220,9 @@ pub struct PgnParser<R> {
     /// A reused buffer for comments that span lines.
     long_comment: String,
 }
+
+/// The size of the blocks of lines a [`PgnParser`] reads at a time.
+const BLOCK: usize = 64 * 1024;
 
 /// What a game being read has seen so far.
 #[derive(Default)]
@@ -242,6 +252,9 @@ impl<R: BufRead> PgnParser<R> {
     pub fn new(input: R) -> PgnParser<R> {
         PgnParser {
             input,
+            block: String::new(),
+            block_pos: 0,
+            block_ascii: true,
             line: String::new(),
             ascii: true,
             pos: 0,
@@ -332,30 +345,71 @@ impl<R: BufRead> PgnParser<R> {
         Ok(Next::Read)
     }
 
-    /// Reads the next line into `self.line`; false at the end of the input. The line's buffer
-    /// is reused and a UTF-8 line is not copied.
+    /// Reads the next line into `self.line`; false at the end of the input.
     fn next_line(&mut self) -> io::Result<bool> {
-        let mut raw = std::mem::take(&mut self.line).into_bytes();
-        raw.clear();
         self.pos = 0;
-        if self.input.read_until(b'\n', &mut raw)? == 0 {
+        self.line.clear();
+        if self.block_pos >= self.block.len() && !self.next_block()? {
             return Ok(false);
         }
+        let rest = &self.block[self.block_pos..];
+        let len = rest.find('\n').map_or(rest.len(), |i| i + 1);
+        self.block_pos += len;
+        let mut line = &rest[..len];
+        for end in ['\n', '\r'] {
+            line = line.strip_suffix(end).unwrap_or(line);
+        }
+        self.line.push_str(line);
         self.line_no += 1;
-        for end in [b'\n', b'\r'] {
-            if raw.last() == Some(&end) {
-                raw.pop();
+        self.ascii = self.block_ascii || self.line.is_ascii();
+        Ok(true)
+    }
+
+    /// Reads the next block of whole lines (the last one may end the input without a line
+    /// break); false at the end of the input. Bytes that are not UTF-8 are read lossily.
+    fn next_block(&mut self) -> io::Result<bool> {
+        let first = self.line_no == 0;
+        let mut raw = std::mem::take(&mut self.block).into_bytes();
+        raw.clear();
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            // Whole lines only, up to what the input has ready and about BLOCK bytes: a pipe
+            // that delivers one game at a time gets each game read as it comes.
+            let room = BLOCK.saturating_sub(raw.len());
+            let cut = buf[..buf.len().min(room)]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .or_else(|| buf.iter().position(|&b| b == b'\n'));
+            match cut {
+                Some(i) => {
+                    raw.extend_from_slice(&buf[..=i]);
+                    self.input.consume(i + 1);
+                    break;
+                }
+                None => {
+                    let n = buf.len();
+                    raw.extend_from_slice(buf);
+                    self.input.consume(n);
+                }
             }
         }
+        if raw.is_empty() {
+            return Ok(false);
+        }
         // A byte-order mark is not part of the text.
-        if self.line_no == 1 && raw.starts_with(b"\xef\xbb\xbf") {
+        if first && raw.starts_with(b"\xef\xbb\xbf") {
             raw.drain(..3);
         }
-        self.line = match String::from_utf8(raw) {
-            Ok(line) => line,
+        // A block ends at a line break (or the input's end), so a character is never cut.
+        self.block = match String::from_utf8(raw) {
+            Ok(text) => text,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         };
-        self.ascii = self.line.is_ascii();
+        self.block_ascii = self.block.is_ascii();
+        self.block_pos = 0;
         Ok(true)
     }
 
@@ -475,7 +529,12 @@ impl<R: BufRead> PgnParser<R> {
             error(v, SyntaxErrorKind::ResultInVariation(token.to_string()), at);
             return Next::Read;
         }
-        let word = strip_move_number(token);
+        // Most words are moves, not move numbers.
+        let word = if token.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            strip_move_number(token)
+        } else {
+            token
+        };
         if word.is_empty() || word == "e.p." || word == "ep" {
             return Next::Read;
         }
@@ -558,7 +617,7 @@ fn comment<V: Visitor>(
 
 /// The offset of the `}` that closes a `{` comment whose text starts `bytes` (`None` when it
 /// is not on this line), and whether the text up to it is clean: every `[%` in it starts a
-/// well-formed command (the rules of [`command_at`]). One pass for both, as exported games
+/// well-formed command (the rules of [`command_len`]). One pass for both, as exported games
 /// comment every move; a text that is not clean is checked again by [`command_errors`],
 /// which says what is wrong and where.
 fn scan_comment(bytes: &[u8]) -> (Option<usize>, bool) {
@@ -589,6 +648,18 @@ fn scan_comment(bytes: &[u8]) -> (Option<usize>, bool) {
         }
     }
     (None, clean)
+}
+
+/// The length of a well-formed command's name, arguments and `]` at the start of `bytes`
+/// (what follows its `[%`): a name of letters, digits and `_`, then anything up to a `]` that
+/// comes before any `[`.
+fn command_len(bytes: &[u8]) -> Option<usize> {
+    let named = bytes
+        .first()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    // The name's characters are neither, so the search may start with it.
+    let close = bytes.iter().position(|&b| b == b']' || b == b'[')?;
+    (named && bytes[close] == b']').then_some(close + 1)
 }
 
 /// The bytes that end a word of movetext: whitespace and the characters that start or end
@@ -665,13 +736,22 @@ pub(crate) fn is_result(r: &str) -> bool {
 
 /// `12.e4` → `e4`, `12...` → ``, `e4` → `e4`; `0-0`, `1-0` are left alone. Repeated
 /// (`1.2.e4` → `e4`), so that a move read never looks like a move number with a move.
-fn strip_move_number(mut s: &str) -> &str {
+fn strip_move_number(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut i = 0;
     loop {
-        let digits = s.bytes().take_while(|b| b.is_ascii_digit()).count();
-        if digits == 0 || s.as_bytes().get(digits) != Some(&b'.') {
-            return s;
+        let mut j = i;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
         }
-        s = s[digits..].trim_start_matches('.');
+        if j == i || j == b.len() || b[j] != b'.' {
+            // Cut after ASCII digits and dots: a character boundary.
+            return &s[i..];
+        }
+        while j < b.len() && b[j] == b'.' {
+            j += 1;
+        }
+        i = j;
     }
 }
 
@@ -721,15 +801,15 @@ fn command_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// The well-formed command starting at byte `i` (`[%`): its name and its length up to and
-/// including its `]`, which must come before any other `[`.
+/// including its `]`.
 fn command_at(text: &str, i: usize) -> Option<(&str, usize)> {
     let rest = &text[i + 2..];
+    let len = command_len(rest.as_bytes())?;
     let name_len = rest
         .bytes()
         .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
         .count();
-    let end = rest.bytes().position(|b| b == b']' || b == b'[')?;
-    (name_len > 0 && rest.as_bytes()[end] == b']').then(|| (&rest[..name_len], end + 3))
+    Some((&rest[..name_len], len + 2))
 }
 
 /// The malformed commands of the comment `text` that opened at `at`, located in the file.
@@ -750,30 +830,21 @@ fn command_errors(text: &str, at: Location) -> impl Iterator<Item = SyntaxError>
     })
 }
 
-/// The offset of the next malformed `[%` command from byte `*i` on (the rules of
-/// [`command_at`] in one pass over the bytes, as every comment is checked); `*i` is left where
-/// the scan stopped.
+/// The offset of the next malformed `[%` command from byte `*i` on; `*i` is left where the
+/// scan stopped.
 fn next_bad_command(bytes: &[u8], i: &mut usize) -> Option<usize> {
-    let n = bytes.len();
-    while *i + 1 < n {
+    while *i + 1 < bytes.len() {
         if bytes[*i] != b'[' || bytes[*i + 1] != b'%' {
             *i += 1;
             continue;
         }
         let start = *i;
-        *i += 2;
-        let name_start = *i;
-        while *i < n && (bytes[*i].is_ascii_alphanumeric() || bytes[*i] == b'_') {
-            *i += 1;
-        }
-        let named = *i > name_start;
-        while *i < n && bytes[*i] != b']' && bytes[*i] != b'[' {
-            *i += 1;
-        }
-        if named && bytes.get(*i) == Some(&b']') {
-            *i += 1;
-        } else {
-            return Some(start);
+        match command_len(&bytes[start + 2..]) {
+            Some(len) => *i = start + 2 + len,
+            None => {
+                *i = start + 2;
+                return Some(start);
+            }
         }
     }
     None

@@ -255,3 +255,51 @@ fn comment_scan_agrees_with_the_command_check() {
     }
     assert!(texts.len() > 250_000);
 }
+
+/// Every event of `bytes` read through a `BufReader` of `capacity` bytes.
+fn games_through(bytes: &[u8], capacity: usize) -> Vec<Vec<String>> {
+    let mut parser = PgnParser::new(std::io::BufReader::with_capacity(capacity, bytes));
+    let mut out = Vec::new();
+    while let Some(events) = parser
+        .read_game(&mut Log::default())
+        .expect("reading a slice")
+    {
+        out.push(events);
+    }
+    out
+}
+
+#[test]
+fn blocks_of_lines_read_the_same_whatever_the_input_hands_over() {
+    // Lines longer than a block, comments over several lines, CRLF, an escape line, Latin-1,
+    // a byte-order mark and no final line break, read from a slice (one block of up to 64 KB
+    // at a time) and through buffers that cut lines and characters anywhere.
+    let long = format!("1. e4 {{{}}} e5 *\n", "x".repeat(3 * BLOCK / 2));
+    let mut text = b"\xef\xbb\xbf[White \"Caf\xe9\"]\r\n\r\n1. e4 {multi\nline\r\n[%clk 0:01:00]} e5\n% escape\n2. Nf3 {\xc3\xa9t\xc3\xa9} *\n".to_vec();
+    text.extend_from_slice(long.as_bytes());
+    for n in 0..3000 {
+        text.extend_from_slice(
+            format!("[Round \"{n}\"]\n1. d4 {{[%eval 0.{n}]}} d5 1/2-1/2\n").as_bytes(),
+        );
+    }
+    text.extend_from_slice(b"1. c4 (1. Nf3 ; open\n");
+    let whole = games_through(&text, text.len());
+    assert_eq!(whole.len(), 3003);
+    assert_eq!(whole[0][1], "tag White=Caf\u{fffd}");
+    assert!(whole[0].contains(&"comment \"multi\\nline\\n[%clk 0:01:00]\"".to_string()));
+    assert!(
+        whole[0].contains(&"comment \"été\"".to_string()),
+        "{:?}",
+        whole[0]
+    );
+    assert_eq!(whole[3002].last().map(String::as_str), Some(")"));
+    let from_slice = {
+        let mut parser = PgnParser::new(text.as_slice());
+        std::iter::from_fn(|| parser.read_game(&mut Log::default()).ok().flatten())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(from_slice, whole);
+    for capacity in [1, 2, 3, 7, 64, 1000] {
+        assert_eq!(games_through(&text, capacity), whole, "capacity {capacity}");
+    }
+}
