@@ -116,6 +116,10 @@ enum Cmd {
         /// with the tables' result as soon as they cover it after a capture or a pawn move.
         #[arg(long)]
         syzygy: Option<String>,
+        /// Play with this network (`.nnue`) instead of the hand-crafted evaluation: the data of
+        /// the next generation.
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
     },
     /// Train the neural evaluation on `datagen` games (AdamW on the CPU); writes a checkpoint
     /// and a quantised `.nnue` network into --out after every epoch, and resumes from the
@@ -377,24 +381,24 @@ fn main() -> ExitCode {
             seed,
             chunk_games,
             syzygy,
-        }) => {
+            eval_file,
+        }) => (|| {
             let cfg = ferrum::tune::datagen::Config {
                 soft_nodes: nodes,
                 hard_nodes: hard_nodes.unwrap_or(nodes.saturating_mul(10)),
+                net: load_net(eval_file.as_deref())?,
                 ..Default::default()
             };
-            tune::with_tablebases(cfg, syzygy.as_deref()).and_then(|cfg| {
-                tune::datagen(tune::DatagenArgs {
-                    dir: tune::data_dir(out, &name)?,
-                    openings,
-                    games,
-                    threads,
-                    seed,
-                    chunk_games,
-                    cfg,
-                })
+            tune::datagen(tune::DatagenArgs {
+                dir: tune::data_dir(out, &name)?,
+                openings,
+                games,
+                threads,
+                seed,
+                chunk_games,
+                cfg: tune::with_tablebases(cfg, syzygy.as_deref())?,
             })
-        }
+        })(),
         Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
         Some(Cmd::Wdl { data, iterations }) => tune::wdl(&data, iterations),
         Some(Cmd::Train {
@@ -636,13 +640,18 @@ fn add_pgn_games(builder: &mut BookBuilder, games: &Path) -> Result<usize> {
 }
 
 /// `ferrum bench`: the bench positions, with the built-in evaluation or a network file.
-fn bench(depth: u32, eval_file: Option<&Path>) -> Result<()> {
-    let net = match eval_file {
-        Some(path) => Some(std::sync::Arc::new(
-            ferrum::eval::nnue::Network::load(path).map_err(anyhow::Error::new)?,
-        )),
-        None => None,
+/// The network in `path`, if one is given.
+fn load_net(path: Option<&Path>) -> Result<Option<std::sync::Arc<ferrum::eval::nnue::Network>>> {
+    let Some(path) = path else {
+        return Ok(None);
     };
+    let net = ferrum::eval::nnue::Network::load(path)
+        .with_context(|| format!("cannot load the network {}", path.display()))?;
+    Ok(Some(std::sync::Arc::new(net)))
+}
+
+fn bench(depth: u32, eval_file: Option<&Path>) -> Result<()> {
+    let net = load_net(eval_file)?;
     let r = ferrum::search::bench_with_net(depth, &ferrum::search::Signals::new(), net);
     println!("{} nodes {} nps", r.nodes, r.nps());
     Ok(())

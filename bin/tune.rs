@@ -139,11 +139,15 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
         );
     }
     eprintln!(
-        "datagen: {} seed {seed}, {} threads, {} soft / {} hard nodes per move, chunks from number {}",
+        "datagen: {} seed {seed}, {} threads, {} soft / {} hard nodes per move, {}, chunks from number {}",
         args.dir.display(),
         args.threads,
         args.cfg.soft_nodes,
         args.cfg.hard_nodes,
+        match args.cfg.net {
+            Some(_) => "the network of --eval-file",
+            None => "the hand-crafted evaluation",
+        },
         writer.next_number()
     );
     let run = datagen::Run {

@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 
 use crate::core::{Color, Move, Position};
+use crate::eval::nnue::Network;
 use crate::rules::{Game, Outcome};
 use crate::search::{run, see_ge, Job, Limits, Signals, SilentReporter, TranspositionTable, MATE};
 use crate::tb::{Tablebases, Wdl};
@@ -55,6 +56,9 @@ pub struct Config {
     pub hash_mb: usize,
     /// Syzygy tables that end a game once they know its result (see [`tablebase_end`]).
     pub tablebases: Option<Arc<Tablebases>>,
+    /// The network both sides evaluate with (`None`: the hand-crafted evaluation): the next
+    /// generation's data comes from the last generation's net.
+    pub net: Option<Arc<Network>>,
 }
 
 impl Default for Config {
@@ -75,6 +79,7 @@ impl Default for Config {
             max_plies: 400,
             hash_mb: 4,
             tablebases: None,
+            net: None,
         }
     }
 }
@@ -210,6 +215,7 @@ fn search(game: &Game, cfg: &Config, tt: &TranspositionTable) -> Option<(Move, i
         },
     );
     job.history = keys[..keys.len().saturating_sub(1)].to_vec();
+    job.net = cfg.net.clone();
     let r = run(&job, tt, &Signals::new(), 1, &SilentReporter);
     Some((r.best?, r.score))
 }
@@ -340,6 +346,37 @@ pub fn generate<F: FnMut(GameRecord) -> bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn games_are_played_with_the_network_given() {
+        let tt = TranspositionTable::with_mb(1).expect("tt");
+        let hce = Config {
+            soft_nodes: 300,
+            hard_nodes: 3_000,
+            max_plies: 30,
+            ..Config::default()
+        };
+        // A network that scores every position 0: every search score is 0 but mates'.
+        let flat = Config {
+            net: Some(Arc::new(Network::zeroed())),
+            ..hce.clone()
+        };
+        let scores = |cfg: &Config| -> Vec<i16> {
+            (0..6)
+                .filter_map(|seed| play_game(&[], cfg, seed, &tt))
+                .flat_map(|g| g.moves.into_iter().map(|m| m.score))
+                .collect()
+        };
+        let with_net = scores(&flat);
+        assert!(!with_net.is_empty());
+        assert!(
+            with_net
+                .iter()
+                .all(|&s| s == 0 || i32::from(s).abs() > 20_000),
+            "{with_net:?}"
+        );
+        assert!(scores(&hce).iter().any(|&s| s != 0));
+    }
 
     #[test]
     fn a_short_game_replays_to_its_result() {
