@@ -155,7 +155,9 @@ def invert(m):
     return [row[n:] for row in a]
 
 
-def table(a):
+def read_dir(d):
+    """Every game of the PGNs in `d` as (white, black, score), and each level's record
+    {level name: {opponent: (wins, draws, losses)}}."""
     results = []
     per_level = {}
     for path in sorted(glob.glob(os.path.join(a.dir, '*.pgn'))):
@@ -168,7 +170,12 @@ def table(a):
                     w, d, l = row.get(them, (0, 0, 0))
                     row[them] = (w + (score == 1), d + (score == 0.5), l + (score == 0))
     if not results:
-        sys.exit(f'no games in {a.dir}')
+        sys.exit(f'no games in {d}')
+    return results, per_level
+
+
+def table(a):
+    results, per_level = read_dir(a.dir)
     fixed = {name: float(r) for name, (_, r, _) in ANCHORS.items()}
     ratings = fit(results, fixed)
     print('| `UCI_Elo` | opponents (+win =draw −loss) | games | score | measured Elo (95%) |')
@@ -187,6 +194,46 @@ def table(a):
     print('Anchors (fixed): ' + '; '.join(note for _, _, note in ANCHORS.values()))
 
 
+def interpolate(points, x):
+    """The piecewise-linear function through `points` (sorted by x) at `x`, extended past
+    either end along the end segment."""
+    i = 1
+    while i < len(points) - 1 and x > points[i][0]:
+        i += 1
+    (x0, y0), (x1, y1) = points[i - 1], points[i]
+    return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+
+
+def refit(a):
+    """A new CALIBRATION table: each level of --dir was played at the strength t that the
+    binary's table (--calibration) gave its UCI_Elo; its measured Elo places that t on the
+    scale. Levels whose measured Elo does not rise with t are pooled (weighted by games) into
+    one point, then t is read off the line through the points at each --targets Elo."""
+    old = sorted((int(e), float(t)) for e, t in (p.split(':') for p in a.calibration.split(',')))
+    results, per_level = read_dir(a.dir)
+    ratings = fit(results, {name: float(r) for name, (_, r, _) in ANCHORS.items()})
+    points = []  # [t, measured Elo, games]
+    for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
+        t = min(1.0, max(0.0, interpolate(old, int(name.split('-')[1]))))
+        games = sum(sum(v) for v in per_level[name].values())
+        points.append([t, ratings[name][0], games])
+    pooled = []
+    for p in points:
+        pooled.append(p[:])
+        # Pool adjacent violators: a stronger t measured no stronger.
+        while len(pooled) > 1 and pooled[-1][1] <= pooled[-2][1]:
+            (t1, e1, g1), (t2, e2, g2) = pooled[-2], pooled.pop()
+            pooled[-1] = [(t1 * g1 + t2 * g2) / (g1 + g2), (e1 * g1 + e2 * g2) / (g1 + g2), g1 + g2]
+    for t, elo, games in points:
+        print(f'# t {t:.3f} measured {elo:.0f} ({games} games)')
+    line = [(elo, t) for t, elo, _ in pooled]
+    print('pub const CALIBRATION: [(u32, f64); %d] = [' % len(a.targets.split(',')))
+    for target in sorted(int(x) for x in a.targets.split(',')):
+        t = min(1.0, max(0.0, interpolate(line, target))) if len(line) > 1 else line[0][1]
+        print(f'    ({target}, {t:.3f}),')
+    print('];')
+
+
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 sub = ap.add_subparsers(dest='what', required=True)
 p = sub.add_parser('play')
@@ -203,5 +250,10 @@ p.add_argument('--match', default='../shared/tools/match.py')
 p.add_argument('--openings', default='../shared/openings/balanced.epd')
 t = sub.add_parser('table')
 t.add_argument('--dir', required=True)
+r = sub.add_parser('refit')
+r.add_argument('--dir', required=True)
+r.add_argument('--calibration', required=True,
+               help='the CALIBRATION of the binary that played, e.g. 1000:0.41,1400:0.552,...')
+r.add_argument('--targets', default='1000,1300,1600,1900,2200,2500,2800')
 a = ap.parse_args()
-play(a) if a.what == 'play' else table(a)
+{'play': play, 'table': table, 'refit': refit}[a.what](a)
