@@ -574,10 +574,16 @@ impl<R: BufRead> PgnParser<R> {
 
 /// Starts the game if nothing has yet: numbers it (`games` counts the input's games) and hands
 /// over what was held back. A free function, so that it can run while a line is borrowed.
+#[inline]
 fn begin<V: Visitor>(games: &mut usize, g: &mut GameState, v: &mut V) {
-    if g.begun {
-        return;
+    // Called before every token: the check stays in the caller, the start does not.
+    if !g.begun {
+        start_game(games, g, v);
     }
+}
+
+#[inline(never)]
+fn start_game<V: Visitor>(games: &mut usize, g: &mut GameState, v: &mut V) {
     g.begun = true;
     *games += 1;
     v.begin_game(*games);
@@ -629,11 +635,9 @@ fn scan_comment(bytes: &[u8]) -> (Option<usize>, bool) {
             b'}' => return (Some(i), clean),
             b'[' if bytes.get(i + 1) == Some(&b'%') => {
                 i += 2;
-                let name_start = i;
-                while i < n && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                    i += 1;
-                }
-                let named = i > name_start;
+                // A name's characters are none of those the next loop stops at, so it need
+                // only check that there is one.
+                let named = i < n && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_');
                 // The comment's text ends at its `}`: a command must close before it.
                 while i < n && !matches!(bytes[i], b']' | b'[' | b'}') {
                     i += 1;
@@ -736,6 +740,7 @@ pub(crate) fn is_result(r: &str) -> bool {
 
 /// `12.e4` → `e4`, `12...` → ``, `e4` → `e4`; `0-0`, `1-0` are left alone. Repeated
 /// (`1.2.e4` → `e4`), so that a move read never looks like a move number with a move.
+#[inline]
 fn strip_move_number(s: &str) -> &str {
     let b = s.as_bytes();
     let mut i = 0;
