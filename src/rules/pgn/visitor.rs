@@ -202,20 +202,20 @@ pub trait Visitor {
 /// Comments and NAGs before a game's first tag belong to no game and are not reported.
 pub struct PgnParser<R> {
     input: R,
-    /// Whole lines read ahead from `input` (about [`BLOCK`] bytes), checked as UTF-8 at once:
-    /// one copy and one check per block rather than per line.
-    block: String,
-    /// Where the next line starts in `block`.
-    block_pos: usize,
-    /// Whether `block` is ASCII (then so is each of its lines).
-    block_ascii: bool,
-    /// The current line, without its line break.
-    line: String,
-    /// Whether `line` is ASCII (then a column is a byte offset plus one).
+    /// Whole lines read ahead from `input` (about [`BLOCK`] bytes), checked as UTF-8 at once
+    /// and read in place: no copy or check per line.
+    text: String,
+    /// Whether `text` is ASCII (then a column is a byte offset plus one).
     ascii: bool,
-    /// The next byte of `line` to read.
+    /// The next byte of `text` to read.
     pos: usize,
+    /// Where the current line starts in `text`.
+    line_start: usize,
+    /// The current line's number (0 before the first).
     line_no: usize,
+    /// The first line break at or after an earlier `pos` of the current block, once looked
+    /// for: the current line's end while it is not behind `pos`.
+    line_break: Option<usize>,
     games: usize,
     /// A reused buffer for comments that span lines.
     long_comment: String,
@@ -252,13 +252,12 @@ impl<R: BufRead> PgnParser<R> {
     pub fn new(input: R) -> PgnParser<R> {
         PgnParser {
             input,
-            block: String::new(),
-            block_pos: 0,
-            block_ascii: true,
-            line: String::new(),
+            text: String::new(),
             ascii: true,
             pos: 0,
+            line_start: 0,
             line_no: 0,
+            line_break: None,
             games: 0,
             long_comment: String::new(),
         }
@@ -275,24 +274,26 @@ impl<R: BufRead> PgnParser<R> {
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
         let mut game = GameState::default();
         loop {
-            if self.pos >= self.line.len() {
-                if !self.next_line()? {
+            let Some(&b) = self.text.as_bytes().get(self.pos) else {
+                if !self.next_block(true)? {
                     break;
                 }
-                if self.line.starts_with('%') {
-                    self.pos = self.line.len();
-                }
-                continue;
-            }
-            let bytes = self.line.as_bytes();
-            let blanks = bytes[self.pos..]
-                .iter()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
-            self.pos += blanks;
-            let Some(&b) = bytes.get(self.pos) else {
                 continue;
             };
+            // Most blanks are single spaces between tokens.
+            if b == b' ' {
+                self.pos += 1;
+                continue;
+            }
+            if b == b'\n' {
+                self.pos += 1;
+                self.begin_line(true);
+                continue;
+            }
+            if b.is_ascii_whitespace() {
+                self.pos += 1;
+                continue;
+            }
             if let Next::EndGame = self.token(b, &mut game, visitor)? {
                 return Ok(Some(self.finish(game, visitor)));
             }
@@ -312,8 +313,9 @@ impl<R: BufRead> PgnParser<R> {
             b'{' => self.brace_comment(g, v, at)?,
             b';' => {
                 let start = self.pos + 1;
-                self.pos = self.line.len();
-                comment(&mut self.games, &self.line[start..], false, g, v, at);
+                let end = self.line_content_end().max(start);
+                self.pos = end;
+                comment(&mut self.games, &self.text[start..end], false, g, v, at);
             }
             b'(' => {
                 self.pos += 1;
@@ -345,31 +347,48 @@ impl<R: BufRead> PgnParser<R> {
         Ok(Next::Read)
     }
 
-    /// Reads the next line into `self.line`; false at the end of the input.
-    fn next_line(&mut self) -> io::Result<bool> {
-        self.pos = 0;
-        self.line.clear();
-        if self.block_pos >= self.block.len() && !self.next_block()? {
-            return Ok(false);
+    /// Notes that a line starts at `self.pos` when it is inside the block (a line break at the
+    /// block's end starts the next block's first line). With `escape`, a line starting with
+    /// `%` is skipped up to its line break.
+    fn begin_line(&mut self, escape: bool) {
+        if self.pos >= self.text.len() {
+            return;
         }
-        let rest = &self.block[self.block_pos..];
-        let len = rest.find('\n').map_or(rest.len(), |i| i + 1);
-        self.block_pos += len;
-        let mut line = &rest[..len];
-        for end in ['\n', '\r'] {
-            line = line.strip_suffix(end).unwrap_or(line);
-        }
-        self.line.push_str(line);
         self.line_no += 1;
-        self.ascii = self.block_ascii || self.line.is_ascii();
-        Ok(true)
+        self.line_start = self.pos;
+        if escape && self.text.as_bytes()[self.pos] == b'%' {
+            self.pos = self.line_end();
+        }
+    }
+
+    /// The offset of the current line's line break, or the end of the block. Found once per
+    /// line: the lines of exported games carry several comments each.
+    fn line_end(&mut self) -> usize {
+        if let Some(end) = self.line_break.filter(|&end| end >= self.pos) {
+            return end;
+        }
+        let rest = &self.text[self.pos..];
+        let end = self.pos + rest.find('\n').unwrap_or(rest.len());
+        self.line_break = Some(end);
+        end
+    }
+
+    /// Where the current line's text ends: before its line break and a `\r` ahead of it.
+    fn line_content_end(&mut self) -> usize {
+        let end = self.line_end();
+        if end > self.line_start && self.text.as_bytes()[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        }
     }
 
     /// Reads the next block of whole lines (the last one may end the input without a line
-    /// break); false at the end of the input. Bytes that are not UTF-8 are read lossily.
-    fn next_block(&mut self) -> io::Result<bool> {
+    /// break) and starts its first line (see [`begin_line`](Self::begin_line) for `escape`);
+    /// false at the end of the input. Bytes that are not UTF-8 are read lossily.
+    fn next_block(&mut self, escape: bool) -> io::Result<bool> {
         let first = self.line_no == 0;
-        let mut raw = std::mem::take(&mut self.block).into_bytes();
+        let mut raw = std::mem::take(&mut self.text).into_bytes();
         raw.clear();
         loop {
             let buf = self.input.fill_buf()?;
@@ -396,33 +415,40 @@ impl<R: BufRead> PgnParser<R> {
                 }
             }
         }
-        if raw.is_empty() {
-            return Ok(false);
-        }
         // A byte-order mark is not part of the text.
         if first && raw.starts_with(b"\xef\xbb\xbf") {
             raw.drain(..3);
         }
         // A block ends at a line break (or the input's end), so a character is never cut.
-        self.block = match String::from_utf8(raw) {
+        self.text = match String::from_utf8(raw) {
             Ok(text) => text,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         };
-        self.block_ascii = self.block.is_ascii();
-        self.block_pos = 0;
+        self.ascii = self.text.is_ascii();
+        self.pos = 0;
+        self.line_break = None;
+        // At the end of the input the last line is still the current one, its column 1 where
+        // anything left is reported.
+        self.line_start = 0;
+        if self.text.is_empty() {
+            return Ok(false);
+        }
+        self.begin_line(escape);
         Ok(true)
     }
 
     /// The location of byte `pos` of the current line.
     fn at(&self, pos: usize) -> Location {
         let column = if self.ascii {
-            pos + 1
+            pos - self.line_start
         } else {
-            self.line.get(..pos).map_or(pos, |s| s.chars().count()) + 1
+            self.text
+                .get(self.line_start..pos)
+                .map_or(pos - self.line_start, |s| s.chars().count())
         };
         Location {
             line: self.line_no,
-            column,
+            column: column + 1,
         }
     }
 
@@ -433,14 +459,15 @@ impl<R: BufRead> PgnParser<R> {
         }
         begin(&mut self.games, g, v);
         let start = self.pos;
-        match parse_tag(&self.line[start..]) {
+        let end = self.line_content_end();
+        match parse_tag(&self.text[start..end]) {
             Some((name, value, len)) => {
                 self.pos = start + len;
                 v.tag(name, &value, at);
             }
             None => {
-                self.pos = self.line.len();
-                let text = self.line[start..].trim().to_string();
+                self.pos = end;
+                let text = self.text[start..end].trim().to_string();
                 error(v, SyntaxErrorKind::BadTag(text), at);
             }
         }
@@ -453,28 +480,54 @@ impl<R: BufRead> PgnParser<R> {
         at: Location,
     ) -> io::Result<()> {
         let start = self.pos + 1;
-        if let (Some(i), clean) = scan_comment(&self.line.as_bytes()[start..]) {
+        let scan = scan_comment(&self.text.as_bytes()[start..]);
+        if let (Some(i), false) = (scan.end, scan.lines) {
             self.pos = start + i + 1;
-            let text = &self.line[start..start + i];
-            comment(&mut self.games, text, clean, g, v, at);
+            let text = &self.text[start..start + i];
+            comment(&mut self.games, text, scan.clean, g, v, at);
             return Ok(());
         }
+        // Over several lines: the text is their text joined by `\n` (without `\r`), and the
+        // lines are counted.
         let mut text = std::mem::take(&mut self.long_comment);
         text.clear();
-        text.push_str(&self.line[start..]);
-        let mut closed = false;
-        // Lines inside a comment are text, `%` at their start included.
-        while self.next_line()? {
-            text.push('\n');
-            if let Some(i) = self.line.find('}') {
-                text.push_str(&self.line[..i]);
-                self.pos = i + 1;
-                closed = true;
-                break;
+        self.pos = start;
+        // Whether the text read last ended with its line's break (nothing after it).
+        let mut at_line_break = false;
+        let closed = loop {
+            let rest = &self.text.as_bytes()[self.pos..];
+            let close = rest.iter().position(|&b| b == b'}');
+            let stop = self.pos + close.unwrap_or(rest.len());
+            // Line by line up to the `}` or the block's end; lines inside a comment are text,
+            // `%` at their start included.
+            while let Some(nl) = self.text.as_bytes()[self.pos..stop]
+                .iter()
+                .position(|&b| b == b'\n')
+            {
+                let line = &self.text[self.pos..self.pos + nl];
+                text.push_str(line.strip_suffix('\r').unwrap_or(line));
+                text.push('\n');
+                self.pos += nl + 1;
+                self.begin_line(false);
             }
-            text.push_str(&self.line);
-        }
+            let line = &self.text[self.pos..stop];
+            if close.is_some() {
+                text.push_str(line);
+                self.pos = stop + 1;
+                break true;
+            }
+            at_line_break = line.is_empty();
+            text.push_str(line.strip_suffix('\r').unwrap_or(line));
+            self.pos = stop;
+            if !self.next_block(false)? {
+                break false;
+            }
+        };
         if !closed {
+            // The input's last line break ends its last line: it is not part of the text.
+            if at_line_break {
+                text.pop();
+            }
             begin(&mut self.games, g, v);
             error(v, SyntaxErrorKind::UnclosedComment, at);
         }
@@ -494,16 +547,16 @@ impl<R: BufRead> PgnParser<R> {
     fn dollar_nag<V: Visitor>(&mut self, g: &mut GameState, v: &mut V, at: Location) {
         let start = self.pos;
         self.pos += 1;
-        let digits = self.line.as_bytes()[self.pos..]
+        let digits = self.text.as_bytes()[self.pos..]
             .iter()
             .take_while(|b| b.is_ascii_digit())
             .count();
         self.pos += digits;
-        match self.line[start + 1..self.pos].parse::<u8>() {
+        match self.text[start + 1..self.pos].parse::<u8>() {
             Ok(nag) => self.nag(nag, g, v, at),
             Err(_) => {
                 begin(&mut self.games, g, v);
-                let text = self.line[start..self.pos].to_string();
+                let text = self.text[start..self.pos].to_string();
                 error(v, SyntaxErrorKind::BadNag(text), at);
             }
         }
@@ -512,14 +565,14 @@ impl<R: BufRead> PgnParser<R> {
     /// A word of movetext: a result, a move (with its number and marks), or a mark alone.
     fn symbol<V: Visitor>(&mut self, g: &mut GameState, v: &mut V) -> Next {
         let start = self.pos;
-        let len = self.line.as_bytes()[start..]
+        let len = self.text.as_bytes()[start..]
             .iter()
             .take_while(|&&c| !ENDS_WORD[usize::from(c)])
             .count();
         self.pos = start + len;
         begin(&mut self.games, g, v);
         g.movetext = true;
-        let token = &self.line[start..self.pos];
+        let token = &self.text[start..self.pos];
         if is_result(token) {
             let at = self.at(start);
             if g.open.is_empty() {
@@ -563,7 +616,7 @@ impl<R: BufRead> PgnParser<R> {
     fn finish<V: Visitor>(&mut self, g: GameState, v: &mut V) -> V::Output {
         if let Some(&first) = g.open.first() {
             error(v, SyntaxErrorKind::UnclosedVariation, first);
-            let here = self.at(self.pos.min(self.line.len()));
+            let here = self.at(self.pos);
             for _ in &g.open {
                 v.end_variation(here);
             }
@@ -622,37 +675,83 @@ fn comment<V: Visitor>(
 }
 
 /// The offset of the `}` that closes a `{` comment whose text starts `bytes` (`None` when it
-/// is not on this line), and whether the text up to it is clean: every `[%` in it starts a
+/// is not in `bytes`), whether the text up to it spans lines, and whether it is clean: every `[%` in it starts a
 /// well-formed command (the rules of [`command_len`]). One pass for both, as exported games
 /// comment every move; a text that is not clean is checked again by [`command_errors`],
 /// which says what is wrong and where.
-fn scan_comment(bytes: &[u8]) -> (Option<usize>, bool) {
-    let n = bytes.len();
-    let mut clean = true;
+fn scan_comment(bytes: &[u8]) -> Scan {
+    let mut scan = Scan {
+        end: None,
+        clean: true,
+        lines: false,
+    };
     let mut i = 0;
-    while i < n {
-        match bytes[i] {
-            b'}' => return (Some(i), clean),
-            b'[' if bytes.get(i + 1) == Some(&b'%') => {
+    while let Some(&b) = bytes.get(i) {
+        match COMMENT_STOPS[usize::from(b)] {
+            CLOSE => {
+                scan.end = Some(i);
+                return scan;
+            }
+            OPEN if bytes.get(i + 1) == Some(&b'%') => {
                 i += 2;
-                // A name's characters are none of those the next loop stops at, so it need
-                // only check that there is one.
-                let named = i < n && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_');
-                // The comment's text ends at its `}`: a command must close before it.
-                while i < n && !matches!(bytes[i], b']' | b'[' | b'}') {
-                    i += 1;
+                // A name's characters are none of the stops, so it need only check that there
+                // is one; the comment's text ends at its `}`: a command must close before it.
+                let named = bytes
+                    .get(i)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+                loop {
+                    match bytes.get(i).map(|&c| COMMENT_STOPS[usize::from(c)]) {
+                        Some(OTHER) => i += 1,
+                        Some(LINE) => {
+                            scan.lines = true;
+                            i += 1;
+                        }
+                        Some(END) if named => {
+                            i += 1;
+                            break;
+                        }
+                        // Left where it stopped: a `}` or `[` is read again above.
+                        _ => {
+                            scan.clean = false;
+                            break;
+                        }
+                    }
                 }
-                if named && bytes.get(i) == Some(&b']') {
-                    i += 1;
-                } else {
-                    clean = false;
-                }
+            }
+            LINE => {
+                scan.lines = true;
+                i += 1;
             }
             _ => i += 1,
         }
     }
-    (None, clean)
+    scan
 }
+
+/// What [`scan_comment`] found.
+struct Scan {
+    /// The offset of the closing `}`.
+    end: Option<usize>,
+    /// Every command up to it is well formed.
+    clean: bool,
+    /// The text up to it holds a line break.
+    lines: bool,
+}
+
+/// The bytes a comment scan stops at, by class (a table: one look per byte).
+const COMMENT_STOPS: [u8; 256] = {
+    let mut table = [OTHER; 256];
+    table[b'}' as usize] = CLOSE;
+    table[b'[' as usize] = OPEN;
+    table[b']' as usize] = END;
+    table[b'\n' as usize] = LINE;
+    table
+};
+const OTHER: u8 = 0;
+const CLOSE: u8 = 1;
+const OPEN: u8 = 2;
+const END: u8 = 3;
+const LINE: u8 = 4;
 
 /// The length of a well-formed command's name, arguments and `]` at the start of `bytes`
 /// (what follows its `[%`): a name of letters, digits and `_`, then anything up to a `]` that

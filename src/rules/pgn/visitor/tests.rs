@@ -211,11 +211,11 @@ fn latin1_bytes_and_a_byte_order_mark_are_read() {
 }
 
 /// The one-pass scan of a `{` comment agrees with the full check: same end, and clean exactly
-/// when `command_errors` finds nothing, for every text of up to 6 characters over the
-/// characters that matter (and the commands of exported games).
+/// when `command_errors` finds nothing, and spanning lines when it holds a line break, for
+/// every text of up to 6 characters over the characters that matter (and the commands of exported games).
 #[test]
 fn comment_scan_agrees_with_the_command_check() {
-    let alphabet = [b'[', b'%', b']', b'}', b'a', b' ', b'_', b'0'];
+    let alphabet = [b'[', b'%', b']', b'}', b'a', b'\n', b'_', b'0'];
     let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
     let mut level = vec![Vec::new()];
     for _ in 0..6 {
@@ -238,13 +238,14 @@ fn comment_scan_agrees_with_the_command_check() {
         "[% clk 0:03:00]}",
         "ok [%csl Ga4,Rb5][%cal Ge2e4] fine}",
         "no end [%clk 0:01:00]",
+        "[%clk\n0:01:00] two\nlines}",
     ] {
         texts.push(extra.as_bytes().to_vec());
     }
     let at = Location { line: 1, column: 1 };
     for bytes in &texts {
         let text = std::str::from_utf8(bytes).unwrap();
-        let (end, clean) = scan_comment(bytes);
+        let Scan { end, clean, lines } = scan_comment(bytes);
         assert_eq!(end, text.find('}'), "{text:?}");
         let checked = &text[..end.unwrap_or(text.len())];
         assert_eq!(
@@ -252,6 +253,7 @@ fn comment_scan_agrees_with_the_command_check() {
             command_errors(checked, at).next().is_none(),
             "{text:?}"
         );
+        assert_eq!(lines, checked.contains('\n'), "{text:?}");
     }
     assert!(texts.len() > 250_000);
 }
