@@ -213,9 +213,6 @@ pub struct PgnParser<R> {
     line_start: usize,
     /// The current line's number (0 before the first).
     line_no: usize,
-    /// The first line break at or after an earlier `pos` of the current block, once looked
-    /// for: the current line's end while it is not behind `pos`.
-    line_break: Option<usize>,
     games: usize,
     /// A reused buffer for comments that span lines.
     long_comment: String,
@@ -257,7 +254,6 @@ impl<R: BufRead> PgnParser<R> {
             pos: 0,
             line_start: 0,
             line_no: 0,
-            line_break: None,
             games: 0,
             long_comment: String::new(),
         }
@@ -361,20 +357,15 @@ impl<R: BufRead> PgnParser<R> {
         }
     }
 
-    /// The offset of the current line's line break, or the end of the block. Found once per
-    /// line: the lines of exported games carry several comments each.
-    fn line_end(&mut self) -> usize {
-        if let Some(end) = self.line_break.filter(|&end| end >= self.pos) {
-            return end;
-        }
+    /// The offset of the current line's line break, or the end of the block (for tags, `;`
+    /// comments and escape lines: the rest of the movetext never looks for it).
+    fn line_end(&self) -> usize {
         let rest = &self.text[self.pos..];
-        let end = self.pos + rest.find('\n').unwrap_or(rest.len());
-        self.line_break = Some(end);
-        end
+        self.pos + rest.find('\n').unwrap_or(rest.len())
     }
 
     /// Where the current line's text ends: before its line break and a `\r` ahead of it.
-    fn line_content_end(&mut self) -> usize {
+    fn line_content_end(&self) -> usize {
         let end = self.line_end();
         if end > self.line_start && self.text.as_bytes()[end - 1] == b'\r' {
             end - 1
@@ -426,7 +417,6 @@ impl<R: BufRead> PgnParser<R> {
         };
         self.ascii = self.text.is_ascii();
         self.pos = 0;
-        self.line_break = None;
         // At the end of the input the last line is still the current one, its column 1 where
         // anything left is reported.
         self.line_start = 0;
