@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use crate::core::{insufficient_material, Move, Piece, PieceKind, Position, Undo};
 use crate::eval::Evaluator;
 
-use super::ordering::{ContKey, Heuristics, Lineage, MovePicker};
+use super::ordering::{ContKey, Heuristics, Lineage, MovePicker, PickBuffer};
 use super::see::{see_ge, value};
 use super::tb::{TbSearch, TB_WIN_BOUND};
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -86,6 +86,8 @@ pub(crate) struct Worker<'a> {
     heur: &'a mut Heuristics,
     eval: Evaluator,
     stack: Vec<Frame>,
+    /// The move lists of the nodes on the current line, one per ply (see [`PickBuffer`]).
+    picks: Vec<PickBuffer>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     nodes: u64,
@@ -152,6 +154,7 @@ impl<'a> Worker<'a> {
             heur,
             eval: Evaluator::with_network(job.net.clone(), &job.position),
             stack: vec![Frame::default(); MAX_PLY + 4],
+            picks: vec![PickBuffer::new(); MAX_PLY + 4],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
@@ -768,7 +771,7 @@ impl<'a> Worker<'a> {
         let mut n_quiets = 0usize;
         let lmp_limit = (3 + depth * depth) as usize / (2 - improving as usize);
 
-        while let Some(m) = picker.next(&self.pos, self.heur) {
+        while let Some(m) = picker.next(&self.pos, self.heur, &mut self.picks[ply]) {
             if m == excluded {
                 continue;
             }
@@ -939,7 +942,7 @@ impl<'a> Worker<'a> {
         };
         let mut best_move = Move::NULL;
         let mut legal = 0;
-        while let Some(m) = picker.next(&self.pos, self.heur) {
+        while let Some(m) = picker.next(&self.pos, self.heur, &mut self.picks[ply]) {
             legal += 1;
             if !in_check {
                 // Delta pruning: even winning the piece outright would not reach alpha.
