@@ -260,6 +260,8 @@ impl Position {
     /// square and the move counters at their start, checked as a FEN's board is (one king each,
     /// no pawn on a back rank, the side not to move not in check); a square given twice holds
     /// the last piece.
+    // The trainer's packed positions are its only user outside the tests.
+    #[cfg(any(test, feature = "tune"))]
     pub(crate) fn from_pieces(
         pieces: impl IntoIterator<Item = (Square, Piece)>,
         side: Color,
