@@ -414,6 +414,8 @@ fn wdl_only_and_incomplete_sets_answer_what_they_can() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+// Data generation is behind the `tune` feature (the default build has it).
+#[cfg(feature = "tune")]
 #[test]
 fn datagen_ends_games_with_the_tables_result_after_a_capture_or_pawn_move() {
     use ferrum::tune::datagen::{play_game, tablebase_end, Config};
