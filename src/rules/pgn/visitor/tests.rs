@@ -41,8 +41,8 @@ impl Visitor for Log {
     }
 }
 
-fn games(text: &str) -> Vec<Vec<String>> {
-    let mut parser = PgnParser::new(text.as_bytes());
+/// Every game's events from `parser` to the end of its input.
+fn read_all<R: std::io::BufRead>(mut parser: PgnParser<R>) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     while let Some(events) = parser
         .read_game(&mut Log::default())
@@ -51,6 +51,10 @@ fn games(text: &str) -> Vec<Vec<String>> {
         out.push(events);
     }
     out
+}
+
+fn games(text: &str) -> Vec<Vec<String>> {
+    read_all(PgnParser::new(text.as_bytes()))
 }
 
 #[test]
@@ -260,15 +264,9 @@ fn comment_scan_agrees_with_the_command_check() {
 
 /// Every event of `bytes` read through a `BufReader` of `capacity` bytes.
 fn games_through(bytes: &[u8], capacity: usize) -> Vec<Vec<String>> {
-    let mut parser = PgnParser::new(std::io::BufReader::with_capacity(capacity, bytes));
-    let mut out = Vec::new();
-    while let Some(events) = parser
-        .read_game(&mut Log::default())
-        .expect("reading a slice")
-    {
-        out.push(events);
-    }
-    out
+    read_all(PgnParser::new(std::io::BufReader::with_capacity(
+        capacity, bytes,
+    )))
 }
 
 #[test]
@@ -295,12 +293,7 @@ fn blocks_of_lines_read_the_same_whatever_the_input_hands_over() {
         whole[0]
     );
     assert_eq!(whole[3002].last().map(String::as_str), Some(")"));
-    let from_slice = {
-        let mut parser = PgnParser::new(text.as_slice());
-        std::iter::from_fn(|| parser.read_game(&mut Log::default()).ok().flatten())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(from_slice, whole);
+    assert_eq!(read_all(PgnParser::new(text.as_slice())), whole);
     for capacity in [1, 2, 3, 7, 64, 1000] {
         assert_eq!(games_through(&text, capacity), whole, "capacity {capacity}");
     }
