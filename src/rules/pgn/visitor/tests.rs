@@ -216,7 +216,9 @@ fn latin1_bytes_and_a_byte_order_mark_are_read() {
 
 /// The one-pass scan of a `{` comment agrees with the full check: same end, and clean exactly
 /// when `command_errors` finds nothing, and spanning lines when it holds a line break, for
-/// every text of up to 6 characters over the characters that matter (and the commands of exported games).
+/// every text of up to 6 characters over the characters that matter (and the commands of exported
+/// games), and for 100,000 random texts of up to 40 characters, mostly ordinary ones as in real
+/// comments.
 #[test]
 fn comment_scan_agrees_with_the_command_check() {
     let alphabet = [b'[', b'%', b']', b'}', b'a', b'\n', b'_', b'0'];
@@ -246,6 +248,25 @@ fn comment_scan_agrees_with_the_command_check() {
     ] {
         texts.push(extra.as_bytes().to_vec());
     }
+    // Longer texts, where commands and line breaks fall after ordinary characters.
+    let alphabet = [b'[', b'%', b']', b'}', b'{', b'\n', b'\r', b'_', b'0', b' '];
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    for _ in 0..100_000 {
+        seed = crate::core::zobrist::mix64(seed);
+        let len = (seed % 40) as usize;
+        let text: Vec<u8> = (0..len)
+            .map(|k| {
+                let pick = crate::core::zobrist::mix64(seed ^ k as u64);
+                // Mostly ordinary bytes, as in real comments.
+                if pick % 4 == 0 {
+                    alphabet[(pick >> 8) as usize % alphabet.len()]
+                } else {
+                    b'a'
+                }
+            })
+            .collect();
+        texts.push(text);
+    }
     let at = Location { line: 1, column: 1 };
     for bytes in &texts {
         let text = std::str::from_utf8(bytes).unwrap();
@@ -259,7 +280,7 @@ fn comment_scan_agrees_with_the_command_check() {
         );
         assert_eq!(lines, checked.contains('\n'), "{text:?}");
     }
-    assert!(texts.len() > 250_000);
+    assert!(texts.len() > 350_000);
 }
 
 /// Every event of `bytes` read through a `BufReader` of `capacity` bytes.
