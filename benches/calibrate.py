@@ -5,6 +5,8 @@ with the anchors' ratings held fixed.
 
     benches/calibrate.py play  --ferrum target/release/ferrum --dir calib --levels 1200,1600,2000
     benches/calibrate.py table --dir calib
+    benches/calibrate.py refit --dir pass2 --calibration 1000:0.41,...,2800:1.0 \
+                               --dir pass3 --calibration 1000:0.349,...,2800:0.987
 
 `play` plays, for each level, game pairs (balanced openings, colours swapped, match.py at
 --tc) against every anchor rated within --window of the level, and against the next level
@@ -160,7 +162,7 @@ def read_dir(d):
     {level name: {opponent: (wins, draws, losses)}}."""
     results = []
     per_level = {}
-    for path in sorted(glob.glob(os.path.join(a.dir, '*.pgn'))):
+    for path in sorted(glob.glob(os.path.join(d, '*.pgn'))):
         for white, black, res in games_in(path):
             s = {'1-0': 1.0, '0-1': 0.0, '1/2-1/2': 0.5}[res]
             results.append((white, black, s))
@@ -205,18 +207,25 @@ def interpolate(points, x):
 
 
 def refit(a):
-    """A new CALIBRATION table: each level of --dir was played at the strength t that the
-    binary's table (--calibration) gave its UCI_Elo; its measured Elo places that t on the
-    scale. Levels whose measured Elo does not rise with t are pooled (weighted by games) into
-    one point, then t is read off the line through the points at each --targets Elo."""
-    old = sorted((int(e), float(t)) for e, t in (p.split(':') for p in a.calibration.split(',')))
-    results, per_level = read_dir(a.dir)
-    ratings = fit(results, {name: float(r) for name, (_, r, _) in ANCHORS.items()})
+    """A new CALIBRATION table: each level of a pass (--dir) was played at the strength t that
+    the binary's table (its --calibration) gave its UCI_Elo; its measured Elo places that t on
+    the scale. Several passes pool their points (a level's behaviour depends on t alone, so a
+    pass on another table measures other points of the same curve; each pass is fitted on its
+    own, as its levels share names). Points whose measured Elo does not rise with t are pooled
+    (weighted by games), then t is read off the line through the points at each --targets Elo."""
+    if len(a.dir) != len(a.calibration):
+        sys.exit('give one --calibration per --dir')
     points = []  # [t, measured Elo, games]
-    for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
-        t = min(1.0, max(0.0, interpolate(old, int(name.split('-')[1]))))
-        games = sum(sum(v) for v in per_level[name].values())
-        points.append([t, ratings[name][0], games])
+    for d, calibration in zip(a.dir, a.calibration):
+        old = sorted((int(e), float(t)) for e, t in (p.split(':') for p in calibration.split(',')))
+        results, per_level = read_dir(d)
+        ratings = fit(results, {name: float(r) for name, (_, r, _) in ANCHORS.items()})
+        for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
+            t = min(1.0, max(0.0, interpolate(old, int(name.split('-')[1]))))
+            games = sum(sum(v) for v in per_level[name].values())
+            points.append([t, ratings[name][0], games])
+            print(f'# {d}: t {t:.3f} measured {ratings[name][0]:.0f} ({games} games)')
+    points.sort()
     pooled = []
     for p in points:
         pooled.append(p[:])
@@ -224,8 +233,6 @@ def refit(a):
         while len(pooled) > 1 and pooled[-1][1] <= pooled[-2][1]:
             (t1, e1, g1), (t2, e2, g2) = pooled[-2], pooled.pop()
             pooled[-1] = [(t1 * g1 + t2 * g2) / (g1 + g2), (e1 * g1 + e2 * g2) / (g1 + g2), g1 + g2]
-    for t, elo, games in points:
-        print(f'# t {t:.3f} measured {elo:.0f} ({games} games)')
     line = [(elo, t) for t, elo, _ in pooled]
     print('pub const CALIBRATION: [(u32, f64); %d] = [' % len(a.targets.split(',')))
     for target in sorted(int(x) for x in a.targets.split(',')):
@@ -251,9 +258,10 @@ p.add_argument('--openings', default='../shared/openings/balanced.epd')
 t = sub.add_parser('table')
 t.add_argument('--dir', required=True)
 r = sub.add_parser('refit')
-r.add_argument('--dir', required=True)
-r.add_argument('--calibration', required=True,
-               help='the CALIBRATION of the binary that played, e.g. 1000:0.41,1400:0.552,...')
+r.add_argument('--dir', required=True, action='append', help='a pass; may be repeated')
+r.add_argument('--calibration', required=True, action='append',
+               help='the CALIBRATION of the binary that played the --dir at the same place, '
+                    'e.g. 1000:0.41,1400:0.552,...')
 r.add_argument('--targets', default='1000,1300,1600,1900,2200,2500,2800')
 a = ap.parse_args()
 {'play': play, 'table': table, 'refit': refit}[a.what](a)
