@@ -186,7 +186,6 @@ enum Stage {
     Done,
 }
 
-/// Hands out the legal moves of a position one at a time in search order.
 /// The moves a [`MovePicker`] generates and their scores: the losing captures (kept at the
 /// front, in the order they were found), then the other captures, then the quiet moves. One
 /// list, so a node fills and copies no other; held by the search, one per ply, and lent to the
@@ -214,6 +213,7 @@ impl Default for PickBuffer {
     }
 }
 
+/// Hands out the legal moves of a position one at a time in search order.
 pub struct MovePicker {
     stage: Stage,
     hash_move: Move,
