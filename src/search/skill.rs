@@ -61,17 +61,20 @@ const BLUNDER_FREE_T: f64 = 0.556;
 /// `UCI_Elo` → strength t, linear in between: where each level measured as that Elo against
 /// the anchors at 10+0.1 (`benches/calibrate.py`, README). The original scale's t put 1000 at
 /// 0 and 2800 at 1, and measured far weaker than its names below 2600 (t 0.67 scored like
-/// 1740, t 0.44 like about 1100). This table is the second refit: the 722 games of the
-/// second calibration pass (README) placed t 0.41 … 1.0 at 1173 … 2835, and each level's t is
-/// read off the line through those points (`calibrate.py refit`).
+/// 1740, t 0.44 like about 1100). This table pools the second and third calibration passes
+/// (README; 1,443 games at t 0.35 … 1.0): a level's play depends on its t alone, so both
+/// passes measure points of one t → Elo curve, and each level's t is read off the line
+/// through them (`calibrate.py refit` with both passes). Refitting to one pass chased its
+/// noise: the third pass, on a table fitted to the second alone, measured 2200 – 2800 about
+/// one interval below their names.
 pub const CALIBRATION: [(u32, f64); 7] = [
-    (1000, 0.349),
-    (1300, 0.455),
-    (1600, 0.570),
-    (1900, 0.715),
-    (2200, 0.792),
-    (2500, 0.879),
-    (2800, 0.987),
+    (1000, 0.322),
+    (1300, 0.457),
+    (1600, 0.585),
+    (1900, 0.728),
+    (2200, 0.813),
+    (2500, 0.906),
+    (2800, 0.996),
 ];
 
 impl Skill {
