@@ -36,6 +36,13 @@ ANCHORS = {
                 'Phalanx XXV, ~2610 (issue 21, second-hand)'),
     'gnuchess': (['cmd=/usr/games/gnuchess --uci', 'option.OwnBook=false'], 2800,
                  'GNU Chess 6.2.7, ~2800 (issue 21, second-hand)'),
+    # The only anchor near the lowest levels. Stockfish's limited strength picks its move at
+    # depth 1 + skill (depth 1 at 1350), so it plays the same at 10+0.1 as at its own
+    # calibration's 60+0.6 (its documentation: anchored to CCRL 40/4).
+    'stockfish-1350': (['cmd=/usr/games/stockfish', 'option.Threads=1', 'option.Hash=16',
+                        'option.UCI_LimitStrength=true', 'option.UCI_Elo=1350'], 1350,
+                       'Stockfish 15.1 at UCI_LimitStrength with UCI_Elo 1350, 1350 (its '
+                       "authors' calibration: 60+0.6, anchored to CCRL 40/4)"),
 }
 
 
