@@ -41,9 +41,14 @@ ANCHORS = {
     # calibration's 60+0.6 (its documentation: anchored to CCRL 40/4).
     'stockfish-1350': (['cmd=/usr/games/stockfish', 'option.Threads=1', 'option.Hash=16',
                         'option.UCI_LimitStrength=true', 'option.UCI_Elo=1350'], 1350,
-                       'Stockfish 15.1 at UCI_LimitStrength with UCI_Elo 1350, 1350 (its '
-                       "authors' calibration: 60+0.6, anchored to CCRL 40/4)"),
+                       'Stockfish 15.1 limited to UCI_Elo 1350, ~1350 (its authors\' '
+                       'calibration: 60+0.6, anchored to CCRL 40/4)'),
 }
+
+
+def fixed_ratings():
+    """The anchors' ratings, held fixed in every fit."""
+    return {name: float(r) for name, (_, r, _) in ANCHORS.items()}
 
 
 def level_name(elo):
@@ -185,8 +190,7 @@ def read_dir(d):
 
 def table(a):
     results, per_level = read_dir(a.dir)
-    fixed = {name: float(r) for name, (_, r, _) in ANCHORS.items()}
-    ratings = fit(results, fixed)
+    ratings = fit(results, fixed_ratings())
     print('| `UCI_Elo` | opponents (+win =draw −loss) | games | score | measured Elo (95%) |')
     print('| ---: | --- | ---: | ---: | ---: |')
     for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
@@ -226,7 +230,7 @@ def refit(a):
     for d, calibration in zip(a.dir, a.calibration):
         old = sorted((int(e), float(t)) for e, t in (p.split(':') for p in calibration.split(',')))
         results, per_level = read_dir(d)
-        ratings = fit(results, {name: float(r) for name, (_, r, _) in ANCHORS.items()})
+        ratings = fit(results, fixed_ratings())
         for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
             t = min(1.0, max(0.0, interpolate(old, int(name.split('-')[1]))))
             games = sum(sum(v) for v in per_level[name].values())

@@ -667,8 +667,8 @@ fn comment<V: Visitor>(
 /// The offset of the `}` that closes a `{` comment whose text starts `bytes` (`None` when it
 /// is not in `bytes`), whether the text up to it spans lines, and whether it is clean: every
 /// `[%` in it starts a well-formed command (the rules of [`command_len`]). One pass for all
-/// three, as exported games comment every move; a text that is not clean is checked again by [`command_errors`],
-/// which says what is wrong and where.
+/// three, as exported games comment every move; a text that is not clean is checked again by
+/// [`command_errors`], which says what is wrong and where.
 fn scan_comment(bytes: &[u8]) -> Scan {
     let mut scan = Scan {
         end: None,
