@@ -4,7 +4,8 @@ against engines of roughly known strength, then one maximum-likelihood fit of ev
 with the anchors' ratings held fixed.
 
     benches/calibrate.py play  --ferrum target/release/ferrum --dir calib --levels 1200,1600,2000
-    benches/calibrate.py table --dir calib
+    benches/calibrate.py table --dir calib [--free hoichess,fairymax]
+    benches/calibrate.py summary --dir calib > benches/calibration/passN/games.results
     benches/calibrate.py refit --dir pass2 --calibration 1000:0.41,...,2800:1.0 \
                                --dir pass3 --calibration 1000:0.349,...,2800:0.987
 
@@ -15,10 +16,17 @@ the levels above them). Each pairing has its own PGN in --dir; a run that is sto
 where it was (new openings: the seed is the number of games already played), and --games is
 the target per pairing.
 
-`table` reads every PGN in --dir and fits one Elo per level: anchors are fixed at the ratings
+--anchors limits the anchors played, --no-ladder leaves out the games against the level below
+(a pass that adds anchors to an earlier one of the same binary).
+
+`table` reads every PGN (and results file, below) in --dir and fits one Elo per level: anchors are fixed at the ratings
 below, each game contributes its score to a logistic (Bradley-Terry) likelihood, and the 95%
 interval of a level comes from the curvature of the likelihood at its optimum (draws counted
 as half a win and half a loss, which overstates the variance: the intervals are conservative).
+--free fits the named anchors like the levels instead of holding them at their ratings.
+
+`summary` prints a dir's games as a results file (pairing, wins, draws, losses): the fit needs
+nothing else, so each pass's results are kept in benches/calibration/ and outlive the PGNs.
 
 The anchors' ratings are second-hand (rating lists at longer time controls than the ones
 played here, on other hardware): they place the scale roughly, not exactly. A level's
@@ -36,19 +44,32 @@ ANCHORS = {
                 'Phalanx XXV, ~2610 (issue 21, second-hand)'),
     'gnuchess': (['cmd=/usr/games/gnuchess --uci', 'option.OwnBook=false'], 2800,
                  'GNU Chess 6.2.7, ~2800 (issue 21, second-hand)'),
-    # The only anchor near the lowest levels. Stockfish's limited strength picks its move at
-    # depth 1 + skill (depth 1 at 1350), so it plays the same at 10+0.1 as at its own
-    # calibration's 60+0.6 (its documentation: anchored to CCRL 40/4).
-    'stockfish-1350': (['cmd=/usr/games/stockfish', 'option.Threads=1', 'option.Hash=16',
-                        'option.UCI_LimitStrength=true', 'option.UCI_Elo=1350'], 1350,
-                       'Stockfish 15.1 limited to UCI_Elo 1350, ~1350 (its authors\' '
-                       'calibration: 60+0.6, anchored to CCRL 40/4)'),
 }
 
 
-def fixed_ratings():
-    """The anchors' ratings, held fixed in every fit."""
-    return {name: float(r) for name, (_, r, _) in ANCHORS.items()}
+def stockfish_anchor(elo):
+    """Stockfish 15.1 limited to `UCI_Elo` elo. Its limited strength picks its move at depth
+    1 + skill (skill 0 at 1350, 2.0 at 1600, 5.3 at 1900, 9.1 at 2200: depth 1 to 10), so it plays the
+    same at 10+0.1 as at its own calibration's 60+0.6 (its documentation: anchored to CCRL
+    40/4): a clock-independent scale, like the levels' node caps."""
+    return (['cmd=/usr/games/stockfish', 'option.Threads=1', 'option.Hash=16',
+             'option.UCI_LimitStrength=true', f'option.UCI_Elo={elo}'], elo,
+            f'Stockfish 15.1 limited to UCI_Elo {elo}, ~{elo} (its authors\' calibration: '
+            '60+0.6, anchored to CCRL 40/4)')
+
+
+for _elo in (1350, 1600, 1900, 2200):
+    ANCHORS[f'stockfish-{_elo}'] = stockfish_anchor(_elo)
+
+
+def fixed_ratings(free=''):
+    """The anchors' ratings held fixed in a fit: all but those named in `free` (a comma list),
+    which are fitted like the levels."""
+    loose = {n for n in free.split(',') if n}
+    unknown = loose - set(ANCHORS)
+    if unknown:
+        sys.exit(f'--free: no anchor named {", ".join(sorted(unknown))}')
+    return {name: float(r) for name, (_, r, _) in ANCHORS.items() if name not in loose}
 
 
 def level_name(elo):
@@ -70,14 +91,16 @@ def games_in(path):
                       text)
 
 
-def pairings(levels, window):
-    """(level, opponent name, opponent engine words or None for a level) to play."""
+def pairings(levels, window, anchors=None, ladder=True):
+    """(level, opponent name, opponent engine words, or the Elo of the level below) to play:
+    the anchors (all, or those named in `anchors`) within `window` of each level, and with
+    `ladder` the level below."""
     out = []
     for i, elo in enumerate(levels):
         for name, (words, rating, _) in ANCHORS.items():
-            if abs(rating - elo) <= window:
+            if abs(rating - elo) <= window and (anchors is None or name in anchors):
                 out.append((elo, name, words))
-        if i > 0:
+        if i > 0 and ladder:
             out.append((elo, level_name(levels[i - 1]), levels[i - 1]))
     return out
 
@@ -85,7 +108,10 @@ def pairings(levels, window):
 def play(a):
     levels = sorted(int(x) for x in a.levels.split(','))
     os.makedirs(a.dir, exist_ok=True)
-    for elo, opp, words in pairings(levels, a.window):
+    anchors = None if a.anchors is None else set(a.anchors.split(','))
+    if anchors is not None and not anchors <= set(ANCHORS):
+        sys.exit(f'--anchors: no anchor named {", ".join(sorted(anchors - set(ANCHORS)))}')
+    for elo, opp, words in pairings(levels, a.window, anchors, not a.no_ladder):
         pgn = os.path.join(a.dir, f'{level_name(elo)}-vs-{opp}.pgn')
         while True:
             played = len(games_in(pgn))
@@ -169,28 +195,62 @@ def invert(m):
     return [row[n:] for row in a]
 
 
+def games_in_results(path):
+    """(player, opponent, score) of every game counted in a results file: one pairing a line,
+    `PLAYER OPPONENT WINS DRAWS LOSSES` from the player's side (`#` starts a comment). A pass's
+    fit depends only on these counts (colours do not enter it), so a results file kept in the
+    repository (`summary`) stands for PGNs that are gone."""
+    out = []
+    for n, line in enumerate(open(path), 1):
+        words = line.split('#')[0].split()
+        if not words:
+            continue
+        try:
+            me, them, w, d, l = words[0], words[1], *map(int, words[2:])
+        except ValueError:
+            sys.exit(f'{path}:{n}: expected PLAYER OPPONENT WINS DRAWS LOSSES')
+        out += [(me, them, 1.0)] * w + [(me, them, 0.5)] * d + [(me, them, 0.0)] * l
+    return out
+
+
 def read_dir(d):
-    """Every game of the PGNs in `d` as (white, black, score), and each level's record
-    {level name: {opponent: (wins, draws, losses)}}."""
+    """Every game of the PGNs and results files (`summary`) in `d` as (player, opponent,
+    score), and each level's record {level name: {opponent: (wins, draws, losses)}}."""
+    games = []
+    for path in sorted(glob.glob(os.path.join(d, '*.pgn'))):
+        scores = {'1-0': 1.0, '0-1': 0.0, '1/2-1/2': 0.5}
+        games += [(w, b, scores[r]) for w, b, r in games_in(path)]
+    for path in sorted(glob.glob(os.path.join(d, '*.results'))):
+        games += games_in_results(path)
     results = []
     per_level = {}
-    for path in sorted(glob.glob(os.path.join(d, '*.pgn'))):
-        for white, black, res in games_in(path):
-            s = {'1-0': 1.0, '0-1': 0.0, '1/2-1/2': 0.5}[res]
-            results.append((white, black, s))
-            for me, them, score in ((white, black, s), (black, white, 1 - s)):
-                if me.startswith('ferrum-'):
-                    row = per_level.setdefault(me, {})
-                    w, d, l = row.get(them, (0, 0, 0))
-                    row[them] = (w + (score == 1), d + (score == 0.5), l + (score == 0))
+    for white, black, s in games:
+        results.append((white, black, s))
+        for me, them, score in ((white, black, s), (black, white, 1 - s)):
+            if me.startswith('ferrum-'):
+                row = per_level.setdefault(me, {})
+                w, d, l = row.get(them, (0, 0, 0))
+                row[them] = (w + (score == 1), d + (score == 0.5), l + (score == 0))
     if not results:
         sys.exit(f'no games in {d}')
     return results, per_level
 
 
+def summary(a):
+    """Prints the dir's games as a results file: one line per pairing, from the level's side
+    (between two levels, from the lower one's)."""
+    _, per_level = read_dir(a.dir)
+    print(f'# {a.dir}: PLAYER OPPONENT WINS DRAWS LOSSES (calibrate.py summary)')
+    for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
+        for opp, (w, d, l) in sorted(per_level[name].items()):
+            if opp.startswith('ferrum-') and int(opp.split('-')[1]) < int(name.split('-')[1]):
+                continue
+            print(f'{name} {opp} {w} {d} {l}')
+
+
 def table(a):
     results, per_level = read_dir(a.dir)
-    ratings = fit(results, fixed_ratings())
+    ratings = fit(results, fixed_ratings(a.free))
     print('| `UCI_Elo` | opponents (+win =draw −loss) | games | score | measured Elo (95%) |')
     print('| ---: | --- | ---: | ---: | ---: |')
     for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
@@ -204,7 +264,15 @@ def table(a):
         print(f'| {name.split("-")[1]} | {opps} | {games} | {100 * points / games:.0f}% | '
               f'{measured} |')
     print()
-    print('Anchors (fixed): ' + '; '.join(note for _, _, note in ANCHORS.values()))
+    fixed = fixed_ratings(a.free)
+    played = {p for p, _, _ in results} | {o for _, o, _ in results}
+    print('Anchors (fixed): ' + '; '.join(note for name, (_, _, note) in ANCHORS.items()
+                                          if name in fixed and name in played))
+    for name in sorted(set(ANCHORS) - set(fixed)):
+        if name in ratings:
+            elo, half = ratings[name]
+            print(f'Anchor fitted (--free): {name} {elo:.0f} ± {half:.0f} (listed at '
+                  f'{ANCHORS[name][1]})')
 
 
 def interpolate(points, x):
@@ -230,7 +298,7 @@ def refit(a):
     for d, calibration in zip(a.dir, a.calibration):
         old = sorted((int(e), float(t)) for e, t in (p.split(':') for p in calibration.split(',')))
         results, per_level = read_dir(d)
-        ratings = fit(results, fixed_ratings())
+        ratings = fit(results, fixed_ratings(a.free))
         for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
             t = min(1.0, max(0.0, interpolate(old, int(name.split('-')[1]))))
             games = sum(sum(v) for v in per_level[name].values())
@@ -261,18 +329,25 @@ p.add_argument('--levels', required=True, help='UCI_Elo values, e.g. 1200,1600,2
 p.add_argument('--games', type=int, default=60, help='games per pairing')
 p.add_argument('--window', type=int, default=500,
                help='anchors rated within this many Elo of a level are played')
+p.add_argument('--anchors', help='play only these anchors (comma list; default all)')
+p.add_argument('--no-ladder', action='store_true', help='no games against the level below')
 p.add_argument('--tc', default='10+0.1')
 p.add_argument('--batch-pairs', type=int, default=5)
 p.add_argument('--concurrency', type=int, default=1)
 p.add_argument('--match', default='../shared/tools/match.py')
 p.add_argument('--openings', default='../shared/openings/balanced.epd')
+free_help = 'anchors to fit like the levels instead of holding at their ratings (comma list)'
 t = sub.add_parser('table')
 t.add_argument('--dir', required=True)
+t.add_argument('--free', default='', help=free_help)
+m = sub.add_parser('summary')
+m.add_argument('--dir', required=True)
 r = sub.add_parser('refit')
 r.add_argument('--dir', required=True, action='append', help='a pass; may be repeated')
 r.add_argument('--calibration', required=True, action='append',
                help='the CALIBRATION of the binary that played the --dir at the same place, '
                     'e.g. 1000:0.41,1400:0.552,...')
 r.add_argument('--targets', default='1000,1300,1600,1900,2200,2500,2800')
+r.add_argument('--free', default='', help=free_help)
 a = ap.parse_args()
-{'play': play, 'table': table, 'refit': refit}[a.what](a)
+{'play': play, 'table': table, 'summary': summary, 'refit': refit}[a.what](a)
