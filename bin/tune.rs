@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use ferrum::core::Position;
 use ferrum::tb::Tablebases;
-use ferrum::tune::chunks::{chunk_files, read_chunk, ChunkWriter};
+use ferrum::tune::chunks::{chunk_files, games_digest, read_chunk, ChunkWriter};
 use ferrum::tune::datagen::{self, Config};
 use ferrum::tune::filter::Filter;
 use ferrum::tune::gamefile::{GameRecord, RecordResult};
@@ -185,6 +185,7 @@ pub fn datainfo(dir: &Path) -> Result<()> {
     let mut total = Tally::default();
     let mut bytes = 0u64;
     let mut damaged = 0usize;
+    let mut all = Vec::new();
     for path in chunk_files(dir, true)? {
         let read = read_chunk(&path);
         let mut t = Tally::default();
@@ -194,14 +195,15 @@ pub fn datainfo(dir: &Path) -> Result<()> {
             .header
             .map_or(String::from("?"), |h| h.seed.to_string());
         println!(
-            "{} {size} bytes, seed {seed}: {} games, {} positions (+{} ={} -{})",
+            "{} {size} bytes, seed {seed}: {} games, {} positions (+{} ={} -{}), digest {:016x}",
             path.file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
             t.games,
             t.positions,
             t.wins,
             t.draws,
-            t.losses
+            t.losses,
+            games_digest(&read.games)
         );
         if let Some(e) = read.error {
             println!("  damaged: {e}");
@@ -209,12 +211,14 @@ pub fn datainfo(dir: &Path) -> Result<()> {
         }
         bytes += size;
         read.games.iter().for_each(|g| total.add(g));
+        all.extend(read.games);
     }
     println!(
-        "total: {} games, {} positions, {bytes} bytes ({:.2} bytes per position), {damaged} damaged chunk(s)",
+        "total: {} games, {} positions, {bytes} bytes ({:.2} bytes per position), {damaged} damaged chunk(s), digest {:016x}",
         total.games,
         total.positions,
-        bytes as f64 / total.positions.max(1) as f64
+        bytes as f64 / total.positions.max(1) as f64,
+        games_digest(&all)
     );
     Ok(())
 }

@@ -291,6 +291,34 @@ impl ChunkWriter {
     }
 }
 
+/// A digest of a set of games that does not depend on their order: FNV-1a (64-bit) of each
+/// game's bytes, sorted, then FNV-1a of that list.
+///
+/// A run's games are fixed by its seed and their index, but which chunk a game lands in, and
+/// where, follows the order games finish in, so a regenerated chunk can hold the same games
+/// in another order and hash differently with `sha256sum`. This digest is what to compare.
+pub fn games_digest(games: &[GameRecord]) -> u64 {
+    let mut bytes = Vec::new();
+    let mut each: Vec<u64> = games
+        .iter()
+        .map(|g| {
+            bytes.clear();
+            g.encode(&mut bytes);
+            fnv64(&bytes)
+        })
+        .collect();
+    each.sort_unstable();
+    let list: Vec<u8> = each.iter().flat_map(|h| h.to_le_bytes()).collect();
+    fnv64(&list)
+}
+
+/// FNV-1a, 64-bit.
+fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 impl Drop for ChunkWriter {
     fn drop(&mut self) {
         // A chunk cut short by the end of the run is complete: close it.
@@ -325,6 +353,20 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ferrum-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
+    }
+
+    #[test]
+    fn the_games_digest_ignores_order_and_sees_any_change() {
+        let a = game(&["e2e4", "e7e5"]);
+        let b = game(&["d2d4"]);
+        let c = game(&["d2d4", "d7d5"]);
+        let ab = games_digest(&[a.clone(), b.clone()]);
+        assert_eq!(ab, games_digest(&[b.clone(), a.clone()]));
+        assert_ne!(ab, games_digest(&[a.clone(), c]));
+        assert_ne!(ab, games_digest(&[a.clone()]));
+        let mut rescored = b.clone();
+        rescored.moves[0].score = 11;
+        assert_ne!(ab, games_digest(&[a, rescored]));
     }
 
     #[test]
