@@ -58,22 +58,23 @@ const BLUNDER_MAX_LOSS: i32 = 600;
 /// Blunders stop at this strength (t).
 const BLUNDER_FREE_T: f64 = 0.556;
 
-/// `UCI_Elo` → strength t, linear in between: where each level measured as that Elo against
-/// the anchors at 10+0.1 (`benches/calibrate.py`, README). The original scale's t put 1000 at
-/// 0 and 2800 at 1, and measured far weaker than its names below 2600 (t 0.67 scored like
-/// 1740, t 0.44 like about 1100). This table pools the second and third calibration passes
-/// (README; 1,443 games at t 0.35 … 1.0): a level's play depends on its t alone, so both
-/// passes measure points of one t → Elo curve, and each level's t is read off the line
-/// through them (`calibrate.py refit` with both passes). Refitting to one pass chased its
-/// noise: the third pass, on a table fitted to the second alone, measured 2200 – 2800 about
-/// one interval below their names.
+/// `UCI_Elo` → strength t, linear in between: where each level measured as that Elo at 10+0.1
+/// (`benches/calibrate.py`, README, Strength levels). The original scale's t put 1000 at 0 and
+/// 2800 at 1, and measured far weaker than its names below 2600. This table is read off the
+/// t → Elo curve that passes 4 and 5 measured on one binary (`calibrate.py refit
+/// --anchors-only --free hoichess`): each level fitted on its games against other engines
+/// only, with Stockfish's depth-bound limited levels (1350 … 2200) as the scale below 2200,
+/// Fairy-Max, Phalanx and GNU Chess above it, and HoiChess fitted rather than held (at 10+0.1
+/// it plays about 150 below its listed 1800, where the others agree with each other). Games
+/// between levels are left out: self-play of one engine at two node caps spreads the levels
+/// far wider than play against other engines does.
 pub const CALIBRATION: [(u32, f64); 7] = [
-    (1000, 0.322),
-    (1300, 0.457),
-    (1600, 0.585),
-    (1900, 0.728),
-    (2200, 0.813),
-    (2500, 0.906),
+    (1000, 0.368),
+    (1300, 0.499),
+    (1600, 0.667),
+    (1900, 0.770),
+    (2200, 0.833),
+    (2500, 0.901),
     (2800, 0.996),
 ];
 
@@ -148,7 +149,7 @@ impl Skill {
     }
 
     /// The chance per move of a deliberate blunder: 20% at t = 0 falling linearly to 0 at
-    /// t = 0.556 (where the original scale put 2000).
+    /// t = 0.556 (where the original scale put 2000; about `UCI_Elo` 1400 on the current table).
     pub fn blunder_rate(&self) -> f64 {
         0.2 * ((BLUNDER_FREE_T - self.strength()) / BLUNDER_FREE_T).max(0.0)
     }
