@@ -363,7 +363,7 @@ mod tests {
         let ab = games_digest(&[a.clone(), b.clone()]);
         assert_eq!(ab, games_digest(&[b.clone(), a.clone()]));
         assert_ne!(ab, games_digest(&[a.clone(), c]));
-        assert_ne!(ab, games_digest(&[a.clone()]));
+        assert_ne!(ab, games_digest(std::slice::from_ref(&a)));
         let mut rescored = b.clone();
         rescored.moves[0].score = 11;
         assert_ne!(ab, games_digest(&[a, rescored]));
