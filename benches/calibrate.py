@@ -307,7 +307,7 @@ def refit(a):
     the scale. Several passes pool their points (a level's behaviour depends on t alone, so a
     pass on another table measures other points of the same curve; each pass is fitted on its
     own, as its levels share names). Points whose measured Elo does not rise with t are pooled
-    (weighted by games), then t is read off the line through the points at each --targets Elo."""
+    (weighted by the precision of their measurement), then t is read off the line through the points at each --targets Elo."""
     if len(a.dir) != len(a.calibration):
         sys.exit('give one --calibration per --dir')
     points = []  # [t, measured Elo, games]
@@ -318,8 +318,12 @@ def refit(a):
         for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
             t = min(1.0, max(0.0, interpolate(old, int(name.split('-')[1]))))
             games = sum(sum(v) for v in per_level[name].values())
-            points.append([t, ratings[name][0], games])
-            print(f'# {d}: t {t:.3f} measured {ratings[name][0]:.0f} ({games} games)')
+            elo, half = ratings[name]
+            # Weighted by precision, not games: a level tied to the scale only through fitted
+            # anchors or far from every anchor says less per game.
+            weight = (1.96 / half) ** 2 if math.isfinite(half) and half > 0 else 0.0
+            points.append([t, elo, weight])
+            print(f'# {d}: t {t:.3f} measured {elo:.0f} ± {half:.0f} ({games} games)')
     points.sort()
     pooled = []
     for p in points:
@@ -327,7 +331,8 @@ def refit(a):
         # Pool adjacent violators: a stronger t measured no stronger.
         while len(pooled) > 1 and pooled[-1][1] <= pooled[-2][1]:
             (t1, e1, g1), (t2, e2, g2) = pooled[-2], pooled.pop()
-            pooled[-1] = [(t1 * g1 + t2 * g2) / (g1 + g2), (e1 * g1 + e2 * g2) / (g1 + g2), g1 + g2]
+            g = max(g1 + g2, 1e-12)
+            pooled[-1] = [(t1 * g1 + t2 * g2) / g, (e1 * g1 + e2 * g2) / g, g1 + g2]
     line = [(elo, t) for t, elo, _ in pooled]
     print('pub const CALIBRATION: [(u32, f64); %d] = [' % len(a.targets.split(',')))
     for target in sorted(int(x) for x in a.targets.split(',')):
