@@ -19,8 +19,8 @@ the target per pairing.
 --anchors limits the anchors played, --no-ladder leaves out the games against the level below
 (a pass that adds anchors to an earlier one of the same binary).
 
-`table` reads every PGN (and results file, below) in --dir and fits one Elo per level: anchors are fixed at the ratings
-below, each game contributes its score to a logistic (Bradley-Terry) likelihood, and the 95%
+`table` reads every PGN (and results file, below) in --dir and fits one Elo per level: anchors
+are fixed at the ratings below, each game contributes its score to a logistic (Bradley-Terry) likelihood, and the 95%
 interval of a level comes from the curvature of the likelihood at its optimum (draws counted
 as half a win and half a loss, which overstates the variance: the intervals are conservative).
 --free fits the named anchors like the levels instead of holding them at their ratings.
@@ -78,6 +78,11 @@ def fixed_ratings(free=''):
 
 def level_name(elo):
     return f'ferrum-{elo}'
+
+
+def level_elo(name):
+    """The Elo of a level's name (`ferrum-1600` -> 1600)."""
+    return int(name.split('-')[1])
 
 
 def level_engine(ferrum, elo):
@@ -221,8 +226,8 @@ def read_dir(d):
     """Every game of the PGNs and results files (`summary`) in `d` as (player, opponent,
     score), and each level's record {level name: {opponent: (wins, draws, losses)}}."""
     games = []
+    scores = {'1-0': 1.0, '0-1': 0.0, '1/2-1/2': 0.5}
     for path in sorted(glob.glob(os.path.join(d, '*.pgn'))):
-        scores = {'1-0': 1.0, '0-1': 0.0, '1/2-1/2': 0.5}
         games += [(w, b, scores[r]) for w, b, r in games_in(path)]
     for path in sorted(glob.glob(os.path.join(d, '*.results'))):
         games += games_in_results(path)
@@ -244,10 +249,12 @@ def summary(a):
     """Prints the dir's games as a results file: one line per pairing, from the level's side
     (between two levels, from the lower one's)."""
     _, per_level = read_dir(a.dir)
-    print(f'# {a.dir}: PLAYER OPPONENT WINS DRAWS LOSSES (calibrate.py summary)')
-    for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
+    # The dir's own name only: the header must not name a path of one machine.
+    name = os.path.basename(os.path.normpath(a.dir))
+    print(f'# {name}: PLAYER OPPONENT WINS DRAWS LOSSES (calibrate.py summary)')
+    for name in sorted(per_level, key=level_elo):
         for opp, (w, d, l) in sorted(per_level[name].items()):
-            if opp.startswith('ferrum-') and int(opp.split('-')[1]) < int(name.split('-')[1]):
+            if opp.startswith('ferrum-') and level_elo(opp) < level_elo(name):
                 continue
             print(f'{name} {opp} {w} {d} {l}')
 
@@ -269,7 +276,7 @@ def table(a):
     ratings = fitted(results, a)
     print('| `UCI_Elo` | opponents (+win =draw −loss) | games | score | measured Elo (95%) |')
     print('| ---: | --- | ---: | ---: | ---: |')
-    for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
+    for name in sorted(per_level, key=level_elo):
         row = per_level[name]
         games = sum(sum(v) for v in row.values())
         points = sum(w + d / 2 for w, d, _ in row.values())
@@ -277,7 +284,7 @@ def table(a):
         elo, half = ratings.get(name, (math.nan, math.inf))
         # An all-won or all-lost record has no finite estimate.
         measured = f'{elo:.0f} ± {half:.0f}' if 0 < points < games else 'unbounded'
-        print(f'| {name.split("-")[1]} | {opps} | {games} | {100 * points / games:.0f}% | '
+        print(f'| {level_elo(name)} | {opps} | {games} | {100 * points / games:.0f}% | '
               f'{measured} |')
     print()
     fixed = fixed_ratings(a.free)
@@ -307,16 +314,17 @@ def refit(a):
     the scale. Several passes pool their points (a level's behaviour depends on t alone, so a
     pass on another table measures other points of the same curve; each pass is fitted on its
     own, as its levels share names). Points whose measured Elo does not rise with t are pooled
-    (weighted by the precision of their measurement), then t is read off the line through the points at each --targets Elo."""
+    (weighted by the precision of their measurement), then t is read off the line through the
+    points at each --targets Elo."""
     if len(a.dir) != len(a.calibration):
         sys.exit('give one --calibration per --dir')
-    points = []  # [t, measured Elo, games]
+    points = []  # [t, measured Elo, weight]
     for d, calibration in zip(a.dir, a.calibration):
         old = sorted((int(e), float(t)) for e, t in (p.split(':') for p in calibration.split(',')))
         results, per_level = read_dir(d)
         ratings = fitted(results, a)
-        for name in sorted(per_level, key=lambda n: int(n.split('-')[1])):
-            t = min(1.0, max(0.0, interpolate(old, int(name.split('-')[1]))))
+        for name in sorted(per_level, key=level_elo):
+            t = min(1.0, max(0.0, interpolate(old, level_elo(name))))
             games = sum(sum(v) for v in per_level[name].values())
             elo, half = ratings[name]
             # Weighted by precision, not games: a level tied to the scale only through fitted
