@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use ferrum::core::Position;
 use ferrum::tb::Tablebases;
-use ferrum::tune::chunks::{chunk_files, games_digest, read_chunk, ChunkWriter};
+use ferrum::tune::chunks::{chunk_files, game_hash, read_chunk, set_digest, ChunkWriter};
 use ferrum::tune::datagen::{self, Config};
 use ferrum::tune::filter::Filter;
 use ferrum::tune::gamefile::{GameRecord, RecordResult};
@@ -185,11 +185,13 @@ pub fn datainfo(dir: &Path) -> Result<()> {
     let mut total = Tally::default();
     let mut bytes = 0u64;
     let mut damaged = 0usize;
-    let mut all = Vec::new();
+    let mut hashes = Vec::new();
     for path in chunk_files(dir, true)? {
         let read = read_chunk(&path);
         let mut t = Tally::default();
         read.games.iter().for_each(|g| t.add(g));
+        let chunk_hashes: Vec<u64> = read.games.iter().map(game_hash).collect();
+        hashes.extend_from_slice(&chunk_hashes);
         let size = std::fs::metadata(&path).map_or(0, |m| m.len());
         let seed = read
             .header
@@ -203,7 +205,7 @@ pub fn datainfo(dir: &Path) -> Result<()> {
             t.wins,
             t.draws,
             t.losses,
-            games_digest(&read.games)
+            set_digest(chunk_hashes)
         );
         if let Some(e) = read.error {
             println!("  damaged: {e}");
@@ -211,14 +213,13 @@ pub fn datainfo(dir: &Path) -> Result<()> {
         }
         bytes += size;
         read.games.iter().for_each(|g| total.add(g));
-        all.extend(read.games);
     }
     println!(
         "total: {} games, {} positions, {bytes} bytes ({:.2} bytes per position), {damaged} damaged chunk(s), digest {:016x}",
         total.games,
         total.positions,
         bytes as f64 / total.positions.max(1) as f64,
-        games_digest(&all)
+        set_digest(hashes)
     );
     Ok(())
 }

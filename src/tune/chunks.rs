@@ -292,23 +292,27 @@ impl ChunkWriter {
 }
 
 /// A digest of a set of games that does not depend on their order: FNV-1a (64-bit) of each
-/// game's bytes, sorted, then FNV-1a of that list.
+/// game's bytes ([`game_hash`]), sorted, then FNV-1a of that list ([`set_digest`]).
 ///
 /// A run's games are fixed by its seed and their index, but which chunk a game lands in, and
 /// where, follows the order games finish in, so a regenerated chunk can hold the same games
 /// in another order and hash differently with `sha256sum`. This digest is what to compare.
 pub fn games_digest(games: &[GameRecord]) -> u64 {
+    set_digest(games.iter().map(game_hash).collect())
+}
+
+/// FNV-1a (64-bit) of one game's bytes: the element of [`games_digest`].
+pub fn game_hash(game: &GameRecord) -> u64 {
     let mut bytes = Vec::new();
-    let mut each: Vec<u64> = games
-        .iter()
-        .map(|g| {
-            bytes.clear();
-            g.encode(&mut bytes);
-            fnv64(&bytes)
-        })
-        .collect();
-    each.sort_unstable();
-    let list: Vec<u8> = each.iter().flat_map(|h| h.to_le_bytes()).collect();
+    game.encode(&mut bytes);
+    fnv64(&bytes)
+}
+
+/// The digest of a set of games from their [`game_hash`]es, in any order: a whole data set's
+/// digest needs only its games' hashes, not the games.
+pub fn set_digest(mut hashes: Vec<u64>) -> u64 {
+    hashes.sort_unstable();
+    let list: Vec<u8> = hashes.iter().flat_map(|h| h.to_le_bytes()).collect();
     fnv64(&list)
 }
 
