@@ -106,7 +106,8 @@ enum Cmd {
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// The run's seed (default: from the clock; it is printed and stored in each chunk).
+        /// The run's seed (default: from the clock; it is printed and stored in each chunk). A seed
+        /// already in the directory is refused: its games would repeat.
         #[arg(long)]
         seed: Option<u64>,
         /// Games per chunk file.

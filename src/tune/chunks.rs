@@ -24,6 +24,10 @@ pub enum ChunkErrorKind {
     NotAChunk,
     /// A game could not be decoded.
     Decode(DecodeError),
+    /// The directory already holds games of this run's seed (in the file of the error). A
+    /// run's games are fixed by its seed and their index, so a second run with the seed would
+    /// repeat the first one's games from the start.
+    SeedInUse(u64),
 }
 
 /// An error in a data file, naming the file and the byte offset where it was found.
@@ -54,6 +58,11 @@ impl fmt::Display for ChunkError {
             ChunkErrorKind::Io(e) => write!(f, "{path}: {e}"),
             ChunkErrorKind::NotAChunk => write!(f, "{path}: not a Ferrum game chunk (bad header)"),
             ChunkErrorKind::Decode(e) => write!(f, "{path}: at byte {}: {e}", self.offset),
+            ChunkErrorKind::SeedInUse(seed) => write!(
+                f,
+                "{path}: already holds games of seed {seed}; a run's games are fixed by its seed, \
+                 so this run would repeat them: give the new run a seed of its own"
+            ),
         }
     }
 }
@@ -63,7 +72,7 @@ impl std::error::Error for ChunkError {
         match &self.kind {
             ChunkErrorKind::Io(e) => Some(e),
             ChunkErrorKind::Decode(e) => Some(e),
-            ChunkErrorKind::NotAChunk => None,
+            ChunkErrorKind::NotAChunk | ChunkErrorKind::SeedInUse(_) => None,
         }
     }
 }
@@ -200,6 +209,23 @@ fn salvage_part(path: &Path, out: &mut Salvage) -> Result<(), ChunkError> {
     Ok(())
 }
 
+/// The error for the first chunk of `dir` (`.part` files included) whose header names `seed`.
+fn refuse_a_used_seed(dir: &Path, seed: u64) -> Result<(), ChunkError> {
+    for path in chunk_files(dir, true)? {
+        let mut header = [0u8; CHUNK_HEADER_BYTES];
+        let read = File::open(&path).and_then(|mut f| io::Read::read_exact(&mut f, &mut header));
+        // A file too short for a header holds no games (a `.part` just created, or damage).
+        if read.is_ok() && parse_chunk_header(&header).is_some_and(|h| h.seed == seed) {
+            return Err(ChunkError {
+                path,
+                offset: 0,
+                kind: ChunkErrorKind::SeedInUse(seed),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Writes games into numbered chunk files of a data set directory.
 pub struct ChunkWriter {
     dir: PathBuf,
@@ -212,7 +238,8 @@ pub struct ChunkWriter {
 
 impl ChunkWriter {
     /// Opens (creating it if needed) the data set directory `dir` for a run with `seed` and
-    /// `soft_nodes`, salvaging what a stopped run left there.
+    /// `soft_nodes`, salvaging what a stopped run left there. Refuses, touching nothing, when a
+    /// chunk there already holds games of `seed` ([`ChunkErrorKind::SeedInUse`]).
     pub fn open(
         dir: &Path,
         seed: u64,
@@ -220,6 +247,7 @@ impl ChunkWriter {
         games_per_chunk: usize,
     ) -> Result<(ChunkWriter, Salvage), ChunkError> {
         fs::create_dir_all(dir).map_err(|e| ChunkError::io(dir, e))?;
+        refuse_a_used_seed(dir, seed)?;
         let mut salvage = Salvage::default();
         for path in chunk_files(dir, true)? {
             if is_part(&path) {
@@ -405,6 +433,32 @@ mod tests {
         let games: usize = files.iter().map(|f| read_chunk(f).games.len()).sum();
         assert_eq!(games, 3);
         assert!(files.iter().all(|f| read_chunk(f).error.is_none()));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_second_run_with_a_seed_already_in_the_directory_is_refused() {
+        let dir = temp_dir("seed-in-use");
+        let (mut w, _) = ChunkWriter::open(&dir, 11, 5000, 1).expect("open");
+        w.write(&game(&["e2e4"])).expect("write");
+        drop(w);
+        // A stopped run of seed 12 leaves a `.part`: its seed counts too.
+        let (mut w, _) = ChunkWriter::open(&dir, 12, 5000, 5).expect("open");
+        w.write(&game(&["d2d4"])).expect("write");
+        std::mem::forget(w);
+        for (seed, file) in [(11, "chunk-000000.bin"), (12, "chunk-000001.part")] {
+            let err = ChunkWriter::open(&dir, seed, 5000, 1)
+                .err()
+                .unwrap_or_else(|| panic!("seed {seed} reopened"));
+            assert!(matches!(err.kind, ChunkErrorKind::SeedInUse(s) if s == seed));
+            assert!(err.to_string().contains(file), "{err}");
+        }
+        assert!(
+            dir.join("chunk-000001.part").exists(),
+            "a refused run leaves the .part alone"
+        );
+        let (w, salvage) = ChunkWriter::open(&dir, 13, 5000, 1).expect("a new seed");
+        assert_eq!((salvage.chunks, w.next_number()), (1, 2));
         let _ = fs::remove_dir_all(&dir);
     }
 
