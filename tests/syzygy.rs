@@ -418,6 +418,7 @@ fn wdl_only_and_incomplete_sets_answer_what_they_can() {
 #[cfg(feature = "tune")]
 #[test]
 fn datagen_ends_games_with_the_tables_result_after_a_capture_or_pawn_move() {
+    use ferrum::search::SearchMemory;
     use ferrum::tune::datagen::{play_game, tablebase_end, Config};
     use ferrum::tune::gamefile::{RecordResult, Termination};
     let _t = turn();
@@ -462,7 +463,8 @@ fn datagen_ends_games_with_the_tables_result_after_a_capture_or_pawn_move() {
         .find(|&s| ferrum::tune::Rng::new(s).next_u64() % 2 == 0)
         .expect("some seed starts from the file");
     let tt = TranspositionTable::with_mb(1).expect("1 MB");
-    let record = play_game(&openings, &quick, seed, &tt).expect("the opening is kept");
+    let record = play_game(&openings, &quick, seed, &tt, &mut SearchMemory::new())
+        .expect("the opening is kept");
     assert_eq!(record.termination, Termination::Tablebase);
     assert_eq!(record.result, RecordResult::WhiteWins);
     assert_eq!(record.moves.len(), 1, "{:?}", record.moves);

@@ -353,6 +353,61 @@ pub fn run(
     threads: usize,
     reporter: &dyn Reporter,
 ) -> SearchResult {
+    search_with(
+        job,
+        tt,
+        signals,
+        threads,
+        &mut Heuristics::new(MAX_PLY),
+        reporter,
+    )
+}
+
+/// What a search learns about move ordering (history, continuation history, counter moves,
+/// killers). The UCI engine keeps it from one move of a game to the next and clears it for a
+/// new game; [`run_single`] lets another caller that searches a game move after move (such as
+/// self-play data generation) do the same, instead of [`run`]'s empty tables each move.
+pub struct SearchMemory(Heuristics);
+
+impl SearchMemory {
+    /// Empty tables.
+    pub fn new() -> SearchMemory {
+        SearchMemory(Heuristics::new(MAX_PLY))
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+impl Default for SearchMemory {
+    fn default() -> Self {
+        SearchMemory::new()
+    }
+}
+
+/// [`run`] on the calling thread alone, ordering moves with `memory` and leaving in it what
+/// this search learnt.
+pub fn run_single(
+    job: &Job,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    memory: &mut SearchMemory,
+    reporter: &dyn Reporter,
+) -> SearchResult {
+    search_with(job, tt, signals, 1, &mut memory.0, reporter)
+}
+
+/// [`run`] with the main worker's move-ordering tables given (helpers start empty).
+fn search_with(
+    job: &Job,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    threads: usize,
+    heur: &mut Heuristics,
+    reporter: &dyn Reporter,
+) -> SearchResult {
     tt.new_search();
     let threads = threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
@@ -378,7 +433,7 @@ pub fn run(
                     Worker::new(id, job, shared, &mut heur).iterate(&SilentReporter);
                 });
         }
-        lead(job, &shared, &mut Heuristics::new(MAX_PLY), reporter)
+        lead(job, &shared, heur, reporter)
     });
     SearchResult {
         nodes: counters.iter().map(|c| c.load(Ordering::Relaxed)).sum(),

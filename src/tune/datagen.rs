@@ -15,7 +15,10 @@ use std::sync::Arc;
 use crate::core::{Color, Move, Position};
 use crate::eval::nnue::Network;
 use crate::rules::{Game, Outcome};
-use crate::search::{run, see_ge, Job, Limits, Signals, SilentReporter, TranspositionTable, MATE};
+use crate::search::{
+    run_single, see_ge, Job, Limits, SearchMemory, Signals, SilentReporter, TranspositionTable,
+    MATE,
+};
 use crate::tb::{Tablebases, Wdl};
 
 use super::gamefile::{GameRecord, RecordResult, ScoredMove, Termination};
@@ -203,7 +206,12 @@ fn settled(game: &Game, cfg: &Config) -> Option<GameRecordEnd> {
 }
 
 /// Searches the game's current position at the configured node limits.
-fn search(game: &Game, cfg: &Config, tt: &TranspositionTable) -> Option<(Move, i32)> {
+fn search(
+    game: &Game,
+    cfg: &Config,
+    tt: &TranspositionTable,
+    memory: &mut SearchMemory,
+) -> Option<(Move, i32)> {
     let pos = game.position().clone();
     let keys: Vec<u64> = game.keys().collect();
     let mut job = Job::new(
@@ -216,29 +224,32 @@ fn search(game: &Game, cfg: &Config, tt: &TranspositionTable) -> Option<(Move, i
     );
     job.history = keys[..keys.len().saturating_sub(1)].to_vec();
     job.net = cfg.net.clone();
-    let r = run(&job, tt, &Signals::new(), 1, &SilentReporter);
+    let r = run_single(&job, tt, &Signals::new(), memory, &SilentReporter);
     Some((r.best?, r.score))
 }
 
 /// Plays one game with random opening moves drawn from `seed`; `None` when the opening went
-/// wrong (the random moves ended the game or unbalanced it).
+/// wrong (the random moves ended the game or unbalanced it). `tt` and `memory` are cleared
+/// first and kept from move to move, as in a game against the UCI engine.
 pub fn play_game(
     openings: &[Position],
     cfg: &Config,
     seed: u64,
     tt: &TranspositionTable,
+    memory: &mut SearchMemory,
 ) -> Option<GameRecord> {
     let mut rng = Rng::new(seed);
     let mut game = opening(openings, cfg, &mut rng)?;
     let start = game.position().clone();
     tt.clear();
+    memory.clear();
     let mut moves = Vec::new();
     let mut adjudicator = Adjudicator::default();
     let (result, termination) = loop {
         if let Some(end) = settled(&game, cfg) {
             break end;
         }
-        let (best, score) = search(&game, cfg, tt)?;
+        let (best, score) = search(&game, cfg, tt, memory)?;
         if moves.is_empty() && score.abs() > cfg.max_start_score {
             return None;
         }
@@ -316,9 +327,10 @@ pub fn generate<F: FnMut(GameRecord) -> bool>(
                 .spawn_scoped(s, move || {
                     let tt = TranspositionTable::with_mb(cfg.hash_mb)
                         .unwrap_or_else(|_| TranspositionTable::empty());
+                    let mut memory = SearchMemory::new();
                     while !stop.load(Ordering::Relaxed) {
                         let seed = game_seed(run.seed, next.fetch_add(1, Ordering::Relaxed));
-                        let Some(game) = play_game(openings, cfg, seed, &tt) else {
+                        let Some(game) = play_game(openings, cfg, seed, &tt, &mut memory) else {
                             continue;
                         };
                         if tx.send(game).is_err() {
@@ -361,9 +373,10 @@ mod tests {
             net: Some(Arc::new(Network::zeroed())),
             ..hce.clone()
         };
-        let scores = |cfg: &Config| -> Vec<i16> {
+        let mut memory = SearchMemory::new();
+        let mut scores = |cfg: &Config| -> Vec<i16> {
             (0..6)
-                .filter_map(|seed| play_game(&[], cfg, seed, &tt))
+                .filter_map(|seed| play_game(&[], cfg, seed, &tt, &mut memory))
                 .flat_map(|g| g.moves.into_iter().map(|m| m.score))
                 .collect()
         };
@@ -389,7 +402,7 @@ mod tests {
         };
         let mut played = 0;
         for seed in 0..4 {
-            let Some(g) = play_game(&[], &cfg, seed, &tt) else {
+            let Some(g) = play_game(&[], &cfg, seed, &tt, &mut SearchMemory::new()) else {
                 continue;
             };
             played += 1;
