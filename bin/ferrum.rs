@@ -150,8 +150,9 @@ enum Cmd {
         /// AdamW's weight decay.
         #[arg(long, default_value_t = 0.01)]
         weight_decay: f32,
-        /// Share of the game result in the target (the rest: the search score).
-        #[arg(long, default_value_t = 0.4)]
+        /// Share of the game result in the target (the rest: the search score). 0 by default:
+        /// with gen0's ~10,000 games the result is the noisier target (see TRAINING.md).
+        #[arg(long, default_value_t = 0.0)]
         lambda: f32,
         /// Seed of the initial weights and the shuffles.
         #[arg(long, default_value_t = 1)]

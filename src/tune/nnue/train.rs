@@ -50,7 +50,7 @@ impl Default for TrainConfig {
             lr_drop_epochs: vec![20, 27],
             lr_drop: 0.3,
             weight_decay: 0.01,
-            lambda: 0.4,
+            lambda: 0.0,
             eval_scale: 400.0,
             seed: 1,
             mirror: false,
