@@ -4,7 +4,7 @@ against engines of roughly known strength, then one maximum-likelihood fit of ev
 with the anchors' ratings held fixed.
 
     benches/calibrate.py play  --ferrum target/release/ferrum --dir calib --levels 1200,1600,2000
-    benches/calibrate.py table --dir calib [--free hoichess,fairymax]
+    benches/calibrate.py table --dir calib [--dir calib2 ...] [--free hoichess,fairymax]
     benches/calibrate.py summary --dir calib > benches/calibration/passN/games.results
     benches/calibrate.py refit --dir pass2 --calibration 1000:0.41,...,2800:1.0 \
                                --dir pass3 --calibration 1000:0.349,...,2800:0.987
@@ -19,11 +19,14 @@ the target per pairing.
 --anchors limits the anchors played, --no-ladder leaves out the games against the level below
 (a pass that adds anchors to an earlier one of the same binary).
 
-`table` reads every PGN (and results file, below) in --dir and fits one Elo per level: anchors
+`table` reads every PGN (and results file, below) in --dir (repeated: passes of one binary,
+pooled) and fits one Elo per level: anchors
 are fixed at the ratings below, each game contributes its score to a logistic (Bradley-Terry) likelihood, and the 95%
 interval of a level comes from the curvature of the likelihood at its optimum (draws counted
 as half a win and half a loss, which overstates the variance: the intervals are conservative).
---free fits the named anchors like the levels instead of holding them at their ratings.
+--free fits the named anchors like the levels instead of holding them at their ratings. After
+the fit, each level's record against the level below it, with its likelihood of superiority,
+shows the ordering.
 --anchors-only leaves the games between levels out of the fit: a level against the next one is
 self-play of one engine at two node caps, where the stronger sees all the weaker sees, and such
 games spread the levels far more than games against other engines do (pass 5: 1900 beat 1600
@@ -223,14 +226,16 @@ def games_in_results(path):
 
 
 def read_dir(d):
-    """Every game of the PGNs and results files (`summary`) in `d` as (player, opponent,
-    score), and each level's record {level name: {opponent: (wins, draws, losses)}}."""
+    """Every game of the PGNs and results files (`summary`) in `d` (a directory, or a list of
+    directories whose games are pooled) as (player, opponent, score), and each level's record
+    {level name: {opponent: (wins, draws, losses)}}."""
     games = []
     scores = {'1-0': 1.0, '0-1': 0.0, '1/2-1/2': 0.5}
-    for path in sorted(glob.glob(os.path.join(d, '*.pgn'))):
-        games += [(w, b, scores[r]) for w, b, r in games_in(path)]
-    for path in sorted(glob.glob(os.path.join(d, '*.results'))):
-        games += games_in_results(path)
+    for one in ([d] if isinstance(d, str) else d):
+        for path in sorted(glob.glob(os.path.join(one, '*.pgn'))):
+            games += [(w, b, scores[r]) for w, b, r in games_in(path)]
+        for path in sorted(glob.glob(os.path.join(one, '*.results'))):
+            games += games_in_results(path)
     results = []
     per_level = {}
     for white, black, s in games:
@@ -282,11 +287,16 @@ def table(a):
         points = sum(w + d / 2 for w, d, _ in row.values())
         opps = ', '.join(f'{o} +{w} ={d} −{l}' for o, (w, d, l) in sorted(row.items()))
         elo, half = ratings.get(name, (math.nan, math.inf))
-        # An all-won or all-lost record has no finite estimate.
-        measured = f'{elo:.0f} ± {half:.0f}' if 0 < points < games else 'unbounded'
+        # An all-won or all-lost record has no finite estimate; with --anchors-only a level
+        # that played only other levels has none either.
+        if not math.isfinite(elo):
+            measured = 'not fitted (no anchor games)'
+        else:
+            measured = f'{elo:.0f} ± {half:.0f}' if 0 < points < games else 'unbounded'
         print(f'| {level_elo(name)} | {opps} | {games} | {100 * points / games:.0f}% | '
               f'{measured} |')
     print()
+    print_ladder(per_level)
     fixed = fixed_ratings(a.free)
     played = {p for p, _, _ in results} | {o for _, o, _ in results}
     print('Anchors (fixed): ' + '; '.join(note for name, (_, _, note) in ANCHORS.items()
@@ -296,6 +306,25 @@ def table(a):
             elo, half = ratings[name]
             print(f'Anchor fitted (--free): {name} {elo:.0f} ± {half:.0f} (listed at '
                   f'{ANCHORS[name][1]})')
+
+
+def print_ladder(per_level):
+    """The ordering evidence: each level against the level below it, with the likelihood of
+    superiority (LOS, from wins and losses; draws say nothing about which is stronger)."""
+    names = sorted(per_level, key=level_elo)
+    rows = []
+    for lower, upper in zip(names, names[1:]):
+        w, d, l = per_level[upper].get(lower, (0, 0, 0))
+        if w + d + l == 0:
+            continue
+        los = 0.5 * (1 + math.erf((w - l) / math.sqrt(2 * (w + l)))) if w + l else 0.5
+        rows.append(f'| {level_elo(upper)} | {level_elo(lower)} | +{w} ={d} −{l} | '
+                    f'{100 * (w + d / 2) / (w + d + l):.0f}% | {100 * los:.1f}% |')
+    if rows:
+        print('| level | against the level below | +win =draw −loss | score | LOS |')
+        print('| ---: | ---: | --- | ---: | ---: |')
+        print('\n'.join(rows))
+        print()
 
 
 def interpolate(points, x):
@@ -326,7 +355,10 @@ def refit(a):
         for name in sorted(per_level, key=level_elo):
             t = min(1.0, max(0.0, interpolate(old, level_elo(name))))
             games = sum(sum(v) for v in per_level[name].values())
-            elo, half = ratings[name]
+            elo, half = ratings.get(name, (math.nan, math.inf))
+            if not math.isfinite(elo):
+                print(f'# {d}: t {t:.3f} not fitted (no anchor games)')
+                continue
             # Weighted by precision, not games: a level tied to the scale only through fitted
             # anchors or far from every anchor says less per game.
             weight = (1.96 / half) ** 2 if math.isfinite(half) and half > 0 else 0.0
@@ -369,7 +401,8 @@ anchors_only_help = ('fit the levels on their games against anchors alone (the g
                      'levels are listed, not fitted)')
 free_help = 'anchors to fit like the levels instead of holding at their ratings (comma list)'
 t = sub.add_parser('table')
-t.add_argument('--dir', required=True)
+t.add_argument('--dir', required=True, action='append',
+               help='a pass; repeated, the passes (of one binary) are pooled')
 t.add_argument('--free', default='', help=free_help)
 t.add_argument('--anchors-only', action='store_true', help=anchors_only_help)
 m = sub.add_parser('summary')
