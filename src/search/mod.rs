@@ -399,6 +399,59 @@ pub fn run_single(
     search_with(job, tt, signals, 1, &mut memory.0, reporter)
 }
 
+/// What the threads of one search count together besides the table and the signals: nodes per
+/// thread, the time budget and the tablebase settings of the root. Built once per search, by
+/// [`run`] and by the engine's thread pool alike.
+struct Tally {
+    counters: Vec<AtomicU64>,
+    budget: Budget,
+    /// Tablebase use, settled once at the root for every thread.
+    tb: tb::TbSearch,
+    tb_hits: AtomicU64,
+}
+
+impl Tally {
+    /// Starts a search of `job` over `threads` threads: ages `tt` and settles the root.
+    fn start(job: &Job, tt: &TranspositionTable, threads: usize) -> Tally {
+        tt.new_search();
+        let tb = tb::TbSearch::prepare(job);
+        Tally {
+            counters: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+            budget: Budget::new(&job.limits, job.position.side_to_move(), job.move_overhead),
+            tb_hits: AtomicU64::new(tb.root_hits),
+            tb,
+        }
+    }
+
+    /// The workers' view of this search.
+    fn shared<'a>(
+        &'a self,
+        tt: &'a TranspositionTable,
+        signals: &'a Signals,
+    ) -> worker::Shared<'a> {
+        worker::Shared {
+            tt,
+            signals,
+            counters: &self.counters,
+            budget: self.budget,
+            tb: &self.tb,
+            tb_hits: &self.tb_hits,
+        }
+    }
+
+    /// `result` with the nodes of every thread.
+    fn total(&self, result: SearchResult) -> SearchResult {
+        SearchResult {
+            nodes: self
+                .counters
+                .iter()
+                .map(|c| c.load(Ordering::Relaxed))
+                .sum(),
+            ..result
+        }
+    }
+}
+
 /// [`run`] with the main worker's move-ordering tables given (helpers start empty).
 fn search_with(
     job: &Job,
@@ -408,21 +461,10 @@ fn search_with(
     heur: &mut Heuristics,
     reporter: &dyn Reporter,
 ) -> SearchResult {
-    tt.new_search();
-    let threads = threads.max(1);
-    let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
-    let tb = tb::TbSearch::prepare(job);
-    let tb_hits = AtomicU64::new(tb.root_hits);
-    let shared = worker::Shared {
-        tt,
-        signals,
-        counters: &counters,
-        tb_hits: &tb_hits,
-        tb: &tb,
-        budget: Budget::new(&job.limits, job.position.side_to_move(), job.move_overhead),
-    };
+    let tally = Tally::start(job, tt, threads);
+    let shared = tally.shared(tt, signals);
     let result = std::thread::scope(|s| {
-        for id in 1..threads {
+        for id in 1..threads.max(1) {
             let shared = &shared;
             // A helper that cannot be started only makes the search a little weaker.
             let _ = std::thread::Builder::new()
@@ -435,10 +477,7 @@ fn search_with(
         }
         lead(job, &shared, heur, reporter)
     });
-    SearchResult {
-        nodes: counters.iter().map(|c| c.load(Ordering::Relaxed)).sum(),
-        ..result
-    }
+    tally.total(result)
 }
 
 /// The main worker's part of a search, on the thread that reports: iterative deepening, then

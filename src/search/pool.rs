@@ -10,18 +10,14 @@
 //! helpers, threads 1..n) and other long tasks (`go perft`, `bench`), and reports. The
 //! engine's [`Busy`] flag is up from the moment an order is sent until its answer is written.
 
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
-use super::ordering::Heuristics;
-use super::tb::TbSearch;
 use super::worker::{Shared, Worker};
 use super::{
-    lead, Budget, EngineError, Job, Reporter, SearchResult, Signals, SilentReporter,
-    TranspositionTable, MAX_PLY, SEARCH_STACK_BYTES,
+    lead, EngineError, Job, Reporter, SearchMemory, SearchResult, Signals, SilentReporter, Tally,
+    TranspositionTable, SEARCH_STACK_BYTES,
 };
 
 /// Whether the pool is working on an order; the engine waits on it.
@@ -90,23 +86,12 @@ struct SearchContext {
     job: Job,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
-    counters: Vec<AtomicU64>,
-    budget: Budget,
-    /// Tablebase use, settled once at the root for every thread.
-    tb: TbSearch,
-    tb_hits: AtomicU64,
+    tally: Tally,
 }
 
 impl SearchContext {
     fn shared(&self) -> Shared<'_> {
-        Shared {
-            tt: &self.tt,
-            signals: &self.signals,
-            counters: &self.counters,
-            budget: self.budget,
-            tb: &self.tb,
-            tb_hits: &self.tb_hits,
-        }
+        self.tally.shared(&self.tt, &self.signals)
     }
 }
 
@@ -168,7 +153,7 @@ struct Lead {
     /// Threads asked for, the lead included: worker ids run below it even when a helper
     /// could not be started.
     threads: usize,
-    heur: Heuristics,
+    memory: SearchMemory,
     helpers: Vec<Helper>,
     done: Receiver<()>,
 }
@@ -182,7 +167,7 @@ impl Lead {
             .collect();
         Lead {
             threads,
-            heur: Heuristics::new(MAX_PLY),
+            memory: SearchMemory::new(),
             helpers,
             done,
         }
@@ -201,7 +186,7 @@ impl Lead {
                     new_game,
                 } => {
                     if new_game {
-                        self.heur.clear();
+                        self.memory.clear();
                     }
                     let result = self.search(*job, tt, signals, reporter.as_ref(), new_game);
                     reporter.best_move(&result);
@@ -224,18 +209,13 @@ impl Lead {
         reporter: &dyn Reporter,
         new_game: bool,
     ) -> SearchResult {
-        tt.new_search();
-        let budget = Budget::new(&job.limits, job.position.side_to_move(), job.move_overhead);
-        let tb = TbSearch::prepare(&job);
+        let tally = Tally::start(&job, &tt, self.threads);
         let ctx = Arc::new(SearchContext {
             new_game,
-            counters: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
-            tb_hits: AtomicU64::new(tb.root_hits),
-            tb,
             job,
             tt,
             signals,
-            budget,
+            tally,
         });
         let started = self
             .helpers
@@ -243,14 +223,11 @@ impl Lead {
             .filter(|h| h.orders.send(Arc::clone(&ctx)).is_ok())
             .count();
         let shared = ctx.shared();
-        let result = lead(&ctx.job, &shared, &mut self.heur, reporter);
+        let result = lead(&ctx.job, &shared, &mut self.memory.0, reporter);
         for _ in 0..started {
             let _ = self.done.recv();
         }
-        SearchResult {
-            nodes: ctx.counters.iter().map(|c| c.load(Relaxed)).sum(),
-            ..result
-        }
+        ctx.tally.total(result)
     }
 }
 
@@ -261,13 +238,13 @@ fn spawn_helper(id: usize, done: Sender<()>) -> Option<Helper> {
         .name(format!("search {id}"))
         .stack_size(SEARCH_STACK_BYTES)
         .spawn(move || {
-            let mut heur = Heuristics::new(MAX_PLY);
+            let mut memory = SearchMemory::new();
             while let Ok(ctx) = inbox.recv() {
                 if ctx.new_game {
-                    heur.clear();
+                    memory.clear();
                 }
                 let shared = ctx.shared();
-                Worker::new(id, &ctx.job, &shared, &mut heur).iterate(&SilentReporter);
+                Worker::new(id, &ctx.job, &shared, &mut memory.0).iterate(&SilentReporter);
                 drop(ctx);
                 if done.send(()).is_err() {
                     break;
