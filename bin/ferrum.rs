@@ -176,6 +176,10 @@ enum Cmd {
         /// stay the same), to measure how the loss grows with the data.
         #[arg(long)]
         train_positions: Option<usize>,
+        /// Read only the chunks numbered below N in each directory (chunk-000000 ..
+        /// chunk-N-1), so that a network's data set stays fixed while datagen goes on.
+        #[arg(long, value_name = "N")]
+        chunks: Option<u64>,
         /// Show half of the positions mirrored left to right (a different half each epoch).
         #[arg(long)]
         mirror: bool,
@@ -420,9 +424,11 @@ fn main() -> ExitCode {
             max_score,
             resume,
             train_positions,
+            chunks,
             mirror,
         }) => train::train(train::TrainArgs {
             data,
+            chunks,
             out,
             threads,
             holdout_percent,

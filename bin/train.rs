@@ -15,6 +15,8 @@ use ferrum::tune::nnue::train::{static_eval_loss, TrainConfig, Trainer};
 pub struct TrainArgs {
     /// Data set directories.
     pub data: Vec<PathBuf>,
+    /// Read only the chunks numbered below this.
+    pub chunks: Option<u64>,
     /// Output directory.
     pub out: PathBuf,
     /// Threads.
@@ -55,9 +57,13 @@ pub fn train(args: TrainArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let start = Instant::now();
-    let mut data = data::load(&args.data, &args.filter, args.holdout_percent, |e| {
-        eprintln!("warning: {e}; the chunk's later games are skipped")
-    })?;
+    let mut data = data::load(
+        &args.data,
+        args.chunks,
+        &args.filter,
+        args.holdout_percent,
+        |e| eprintln!("warning: {e}; the chunk's later games are skipped"),
+    )?;
     if let Some(n) = args.train_positions {
         data.train.truncate(n);
     }

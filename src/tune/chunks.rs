@@ -152,7 +152,7 @@ fn is_part(path: &Path) -> bool {
 }
 
 /// The chunk number of a file named `chunk-NNNNNN.bin` or `.part`.
-fn chunk_number(path: &Path) -> Option<u64> {
+pub fn chunk_number(path: &Path) -> Option<u64> {
     let stem = path.file_stem()?.to_str()?;
     let ext = path.extension()?.to_str()?;
     if ext != "bin" && ext != "part" {

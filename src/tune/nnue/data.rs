@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use crate::core::zobrist::mix64;
 use crate::core::{Color, Piece, PieceKind, Position, Square};
 use crate::eval::nnue::feature;
-use crate::tune::chunks::{chunk_files, read_chunk, ChunkError};
+use crate::tune::chunks::{chunk_files, chunk_number, read_chunk, ChunkError};
 use crate::tune::filter::Filter;
 use crate::tune::gamefile::GameRecord;
 
@@ -136,18 +136,24 @@ fn pack_game(game: &GameRecord, filter: &Filter) -> Vec<Packed> {
         .collect()
 }
 
-/// Reads every chunk of the data set directories `dirs`, keeps the positions `filter` picks,
-/// and holds out about `holdout_percent` % of the games. Damaged chunks are passed to `warn`
-/// and read up to the damage.
+/// Reads the chunks of the data set directories `dirs` (those numbered below `chunk_limit`
+/// when it is given, so that a network's data stays the same while datagen adds chunks),
+/// keeps the positions `filter` picks, and holds out about `holdout_percent` % of the games.
+/// Damaged chunks are passed to `warn` and read up to the damage.
 pub fn load(
     dirs: &[PathBuf],
+    chunk_limit: Option<u64>,
     filter: &Filter,
     holdout_percent: u32,
     mut warn: impl FnMut(&ChunkError),
 ) -> Result<TrainingData, ChunkError> {
     let mut files = Vec::new();
     for dir in dirs {
-        files.extend(chunk_files(dir, false)?);
+        files.extend(
+            chunk_files(dir, false)?
+                .into_iter()
+                .filter(|f| chunk_limit.is_none_or(|n| chunk_number(f).is_some_and(|c| c < n))),
+        );
     }
     let reads: Vec<_> = files
         .par_iter()
@@ -213,5 +219,52 @@ mod tests {
         let path = Path::new("chunk-000003.bin");
         let held = (0..10_000).filter(|&i| held_out(path, i, 5)).count();
         assert!((350..650).contains(&held), "{held} of 10000");
+    }
+
+    #[test]
+    fn a_chunk_limit_reads_only_the_chunks_below_it() {
+        use crate::tune::chunks::ChunkWriter;
+        use crate::tune::gamefile::{GameRecord, RecordResult, ScoredMove, Termination};
+        let dir = std::env::temp_dir().join(format!("ferrum-chunk-limit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let start = Position::startpos();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for m in [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7",
+        ] {
+            let mv = pos.parse_uci(m).expect("move");
+            pos.make(mv);
+            moves.push(ScoredMove { mv, score: 20 });
+        }
+        let game = GameRecord {
+            start,
+            moves,
+            result: RecordResult::Draw,
+            termination: Termination::Rules,
+        };
+        // One game per chunk: chunks 0, 1 and 2.
+        let (mut w, _) = ChunkWriter::open(&dir, 1, 5000, 1).expect("open");
+        for _ in 0..3 {
+            w.write(&game).expect("write");
+        }
+        drop(w);
+        let read = |limit| {
+            let d = load(
+                std::slice::from_ref(&dir),
+                limit,
+                &Filter::default(),
+                0,
+                |_| {},
+            )
+            .expect("load");
+            (d.chunks, d.games, d.train.len())
+        };
+        let (chunks, games, positions) = read(None);
+        assert_eq!((chunks, games), (3, 3));
+        assert!(positions > 0);
+        assert_eq!(read(Some(2)), (2, 2, positions / 3 * 2));
+        assert_eq!(read(Some(0)), (0, 0, 0));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
