@@ -76,9 +76,12 @@ enum Cmd {
         /// Depth in plies.
         #[arg(default_value_t = ferrum::search::BENCH_DEPTH)]
         depth: u32,
-        /// Evaluate with this network file (default: the built-in evaluation).
-        #[arg(long)]
+        /// Evaluate with this network file (default: the embedded network).
+        #[arg(long, conflicts_with = "hand_crafted")]
         eval_file: Option<PathBuf>,
+        /// Evaluate with the hand-crafted evaluation instead of a network.
+        #[arg(long)]
+        hand_crafted: bool,
     },
     /// Generate training data by self-play at a soft node limit per move: whole games (every
     /// move, its search score and the result) in binary chunks of a data set directory.
@@ -117,10 +120,12 @@ enum Cmd {
         /// with the tables' result as soon as they cover it after a capture or a pawn move.
         #[arg(long)]
         syzygy: Option<String>,
-        /// Play with this network (`.nnue`) instead of the hand-crafted evaluation: the data of
-        /// the next generation.
-        #[arg(long)]
+        /// Play with this network (`.nnue`) instead of the embedded one.
+        #[arg(long, conflicts_with = "hand_crafted")]
         eval_file: Option<PathBuf>,
+        /// Play with the hand-crafted evaluation (as gen0 did) instead of a network.
+        #[arg(long)]
+        hand_crafted: bool,
     },
     /// Train the neural evaluation on `datagen` games (AdamW on the CPU); writes a checkpoint
     /// and a quantised `.nnue` network into --out after every epoch, and resumes from the
@@ -375,7 +380,11 @@ fn main() -> ExitCode {
             Some(fen) if !batch => tb::probe_one(&path, &fen),
             _ => tb::probe_batch(&path, moves),
         },
-        Some(Cmd::Bench { depth, eval_file }) => bench(depth, eval_file.as_deref()),
+        Some(Cmd::Bench {
+            depth,
+            eval_file,
+            hand_crafted,
+        }) => load_net(eval_file.as_deref(), hand_crafted).and_then(|net| bench(depth, net)),
         Some(Cmd::Datagen {
             out,
             name,
@@ -388,11 +397,12 @@ fn main() -> ExitCode {
             chunk_games,
             syzygy,
             eval_file,
+            hand_crafted,
         }) => (|| {
             let cfg = ferrum::tune::datagen::Config {
                 soft_nodes: nodes,
                 hard_nodes: hard_nodes.unwrap_or(nodes.saturating_mul(10)),
-                net: load_net(eval_file.as_deref())?,
+                net: load_net(eval_file.as_deref(), hand_crafted)?,
                 ..Default::default()
             };
             tune::datagen(tune::DatagenArgs {
@@ -647,19 +657,25 @@ fn add_pgn_games(builder: &mut BookBuilder, games: &Path) -> Result<usize> {
     Ok(added.skipped.len())
 }
 
-/// `ferrum bench`: the bench positions, with the built-in evaluation or a network file.
-/// The network in `path`, if one is given.
-fn load_net(path: Option<&Path>) -> Result<Option<std::sync::Arc<ferrum::eval::nnue::Network>>> {
-    let Some(path) = path else {
+/// The network to play with: none with `hand_crafted`, else the one in `path`, else the
+/// embedded one.
+fn load_net(
+    path: Option<&Path>,
+    hand_crafted: bool,
+) -> Result<Option<std::sync::Arc<ferrum::eval::nnue::Network>>> {
+    if hand_crafted {
         return Ok(None);
+    }
+    let Some(path) = path else {
+        return Ok(ferrum::eval::nnue::embedded());
     };
     let net = ferrum::eval::nnue::Network::load(path)
         .with_context(|| format!("cannot load the network {}", path.display()))?;
     Ok(Some(std::sync::Arc::new(net)))
 }
 
-fn bench(depth: u32, eval_file: Option<&Path>) -> Result<()> {
-    let net = load_net(eval_file)?;
+/// `ferrum bench`: the bench positions with `net` (`None`: the hand-crafted evaluation).
+fn bench(depth: u32, net: Option<std::sync::Arc<ferrum::eval::nnue::Network>>) -> Result<()> {
     let r = ferrum::search::bench_with_net(depth, &ferrum::search::Signals::new(), net);
     println!("{} nodes {} nps", r.nodes, r.nps());
     Ok(())

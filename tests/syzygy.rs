@@ -447,8 +447,8 @@ fn datagen_ends_games_with_the_tables_result_after_a_capture_or_pawn_move() {
     assert_eq!(tablebase_end(&at(five), &cfg), None);
     assert_eq!(tablebase_end(&at(kqkr_w), &Config::default()), None);
 
-    // A whole game: from five pieces White takes the rook (the game's only good move) and the
-    // tables end the game there with White's win, one move in.
+    // A whole game: from five pieces White takes the rook (queen or king: the only good moves)
+    // and the tables end the game there with White's win, one move in.
     let openings = [pos(five)];
     let quick = Config {
         book_plies_min: 0,
@@ -468,5 +468,6 @@ fn datagen_ends_games_with_the_tables_result_after_a_capture_or_pawn_move() {
     assert_eq!(record.termination, Termination::Tablebase);
     assert_eq!(record.result, RecordResult::WhiteWins);
     assert_eq!(record.moves.len(), 1, "{:?}", record.moves);
-    assert_eq!(record.moves[0].mv.to_string(), "d1d2");
+    let taken = record.moves[0].mv.to_string();
+    assert!(["d1d2", "e1d2"].contains(&taken.as_str()), "{taken}");
 }

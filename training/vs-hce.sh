@@ -13,14 +13,14 @@ pgn=${4:-/dev/null}
 bin=${FERRUM_BIN:-target/release/ferrum}
 here=$(dirname "$0")
 shared=$here/../../shared
-# A net the engine refuses would leave both sides on the hand-crafted evaluation: check first.
+# A net the engine refuses would leave that side on the embedded network: check first.
 loaded=$(printf 'setoption name EvalFile value %s\nisready\nquit\n' "$net" | "$bin" | grep 'EvalFile')
 case $loaded in
-  *loaded*) ;;
+  *"EvalFile: network"*) ;;
   *) echo "vs-hce.sh: $net: $loaded" >&2; exit 1 ;;
 esac
 python3 "$shared/tools/match.py" \
   --engine "cmd=$bin" name=net "option.EvalFile=$net" option.Hash=16 \
-  --engine "cmd=$bin" name=hce option.Hash=16 \
+  --engine "cmd=$bin" name=hce "option.Use NNUE=false" option.Hash=16 \
   --nodes "$nodes" --openings "$shared/openings/balanced.epd" --games "$games" \
   --concurrency "${CONCURRENCY:-1}" --pgn "$pgn" | grep -E 'games:|Elo|pentanomial'

@@ -50,8 +50,8 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` with one thread and a 16 MB table cleared between
-/// positions.
+/// Searches every bench position to `depth` with one thread, the embedded network and a 16 MB
+/// table cleared between positions.
 ///
 /// ```
 /// use ferrum::search::{bench, BENCH_FENS};
@@ -67,7 +67,7 @@ pub fn bench(depth: u32) -> BenchResult {
 /// [`bench()`], ended early by [`Signals::cancel`] (within a few milliseconds: the search looks
 /// at the signals every 1,024 nodes); `positions` then says how far it got.
 pub fn bench_with(depth: u32, signals: &Signals) -> BenchResult {
-    bench_with_net(depth, signals, None)
+    bench_with_net(depth, signals, crate::eval::nnue::embedded())
 }
 
 /// [`bench_with`] evaluating with `net` (`None`: the hand-crafted evaluation).

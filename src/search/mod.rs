@@ -105,18 +105,21 @@ pub struct Job {
     pub multipv: usize,
     /// Milliseconds kept back per move for communication delays.
     pub move_overhead: u64,
-    /// The neural network to evaluate with; `None` uses the hand-crafted evaluation.
+    /// The neural network to evaluate with ([`Job::new`]: the embedded one,
+    /// [`crate::eval::nnue::embedded`]); `None` uses the hand-crafted evaluation. A strength
+    /// level ([`Job::skill`]) ignores it.
     pub net: Option<Arc<Network>>,
     /// Syzygy tablebases (none by default).
     pub tb: TbConfig,
     /// A strength level for people (`None`: full strength, the default). A level searches on
     /// the lead thread only, under a node cap, and picks its move among several root lines;
-    /// see [`Skill`].
+    /// see [`Skill`]. Levels play with the hand-crafted evaluation whatever [`Job::net`] says:
+    /// their calibration (README, Strength levels) was measured with it.
     pub skill: Option<Skill>,
 }
 
 impl Job {
-    /// A job with no game history, one line and the default overhead.
+    /// A job with no game history, one line, the default overhead and the embedded network.
     pub fn new(position: Position, limits: Limits) -> Job {
         Job {
             position,
@@ -124,7 +127,7 @@ impl Job {
             limits,
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
-            net: None,
+            net: crate::eval::nnue::embedded(),
             tb: TbConfig::default(),
             skill: None,
         }

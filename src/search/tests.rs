@@ -521,3 +521,33 @@ fn a_node_limit_in_an_infinite_search_waits_for_stop() {
     assert!(best.is_some_and(|m| pos.is_legal(m)));
     assert_eq!(pv, best, "{said:?}");
 }
+
+#[test]
+fn a_level_plays_with_the_hand_crafted_evaluation_whatever_the_network() {
+    // A network that scores every position +400 for the side to move.
+    let mut net = crate::eval::nnue::Network::zeroed();
+    net.set_first_layer_bias(0, 255);
+    net.set_output_weight(0, 64);
+    let net = Some(Arc::new(net));
+    let pos = Position::startpos();
+    let full = search(
+        &Job {
+            net: net.clone(),
+            ..Job::new(pos.clone(), depth(4))
+        },
+        1,
+    );
+    assert!(
+        (300..=450).contains(&full.score.abs()),
+        "the network decides at full strength: {}",
+        full.score
+    );
+    let level = search(
+        &Job {
+            net,
+            ..skill_job(pos, Skill::MAX_ELO, 1, depth(4))
+        },
+        1,
+    );
+    assert!(level.score.abs() < 100, "{}", level.score);
+}

@@ -152,7 +152,11 @@ impl<'a> Worker<'a> {
             keys,
             root_moves,
             heur,
-            eval: Evaluator::with_network(job.net.clone(), &job.position),
+            // Levels were calibrated with the hand-crafted evaluation (see `Job::skill`).
+            eval: Evaluator::with_network(
+                job.net.clone().filter(|_| job.skill.is_none()),
+                &job.position,
+            ),
             stack: vec![Frame::default(); MAX_PLY + 4],
             picks: vec![PickBuffer::new(); MAX_PLY + 4],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),

@@ -59,8 +59,9 @@ pub struct Config {
     pub hash_mb: usize,
     /// Syzygy tables that end a game once they know its result (see [`tablebase_end`]).
     pub tablebases: Option<Arc<Tablebases>>,
-    /// The network both sides evaluate with (`None`: the hand-crafted evaluation): the next
-    /// generation's data comes from the last generation's net.
+    /// The network both sides evaluate with (default: the embedded one; `None`: the
+    /// hand-crafted evaluation, which made gen0): each generation's data comes from the last
+    /// generation's net.
     pub net: Option<Arc<Network>>,
 }
 
@@ -82,7 +83,7 @@ impl Default for Config {
             max_plies: 400,
             hash_mb: 4,
             tablebases: None,
-            net: None,
+            net: crate::eval::nnue::embedded(),
         }
     }
 }

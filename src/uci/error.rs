@@ -56,7 +56,7 @@ pub enum OptionError {
         path: String,
         /// Why.
         error: NetError,
-        /// The network file still in use, `None` for the built-in evaluation.
+        /// The network file still in use, `None` for the embedded network.
         kept: Option<String>,
     },
 }
@@ -85,7 +85,7 @@ impl fmt::Display for OptionError {
                 write!(f, "EvalFile {path}: {error}; ")?;
                 match kept {
                     Some(file) => write!(f, "keeping {file}"),
-                    None => f.write_str("keeping the built-in evaluation"),
+                    None => f.write_str("keeping the embedded network"),
                 }
             }
         }

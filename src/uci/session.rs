@@ -194,8 +194,8 @@ impl<W: Write + Send + 'static> Session<W> {
         true
     }
 
-    /// `eval`: the hand-crafted evaluation term by term, the network's score when one is
-    /// loaded, and the win/draw/loss chances of the evaluation in use.
+    /// `eval`: the hand-crafted evaluation term by term, the network's score when one is in
+    /// use (`Use NNUE`, the default), and the win/draw/loss chances of the evaluation in use.
     fn eval_lines(&self) -> Vec<String> {
         let pos = self.game.position();
         let mut hce = Evaluator::new();
@@ -208,8 +208,10 @@ impl<W: Write + Send + 'static> Session<W> {
         let in_use = match self.eval.network() {
             Some(net) => {
                 let score = net.evaluate(pos);
+                // `describe` names the network: "network g0-76 (embedded): 21 cp ...".
                 lines.push(format!(
-                    "network evaluation (EvalFile): {score} cp for the side to move"
+                    "{}: {score} cp for the side to move",
+                    self.eval.describe()
                 ));
                 score
             }
@@ -624,17 +626,26 @@ mod tests {
             &format!("setoption name EvalFile value {file}"),
             "eval",
             "go depth 3",
+            "setoption name Use NNUE value false",
+            "eval",
+            "setoption name Use NNUE value true",
+            "setoption name EvalFile value <embedded>",
+            "eval",
         ]);
         let _ = std::fs::remove_file(&path);
         assert!(out
             .iter()
-            .any(|l| l.starts_with("info string EvalFile no/such/net.nnue")));
+            .any(|l| l.starts_with("info string EvalFile no/such/net.nnue")
+                && l.ends_with("keeping the embedded network")));
         let net_lines: Vec<&String> = out.iter().filter(|l| l.starts_with("network")).collect();
-        assert_eq!(net_lines.len(), 1, "{out:?}");
+        assert_eq!(net_lines.len(), 3, "none with Use NNUE false: {out:?}");
+        let embedded = format!("network {} (embedded)", crate::eval::nnue::EMBEDDED_NAME);
+        assert!(net_lines[0].contains(&embedded), "{out:?}");
         assert!(
-            net_lines[0].contains(" 400 cp"),
-            "this net scores every position 400"
+            net_lines[1].contains(&file) && net_lines[1].contains(" 400 cp"),
+            "this net scores every position 400: {out:?}"
         );
+        assert!(net_lines[2].contains(&embedded), "{out:?}");
         assert!(out.iter().any(|l| l.contains("score cp 400")), "{out:?}");
         assert!(bestmove(&out).is_some());
     }

@@ -20,11 +20,13 @@
 //! ```
 
 pub mod accumulator;
+mod embedded;
 mod file;
 
 use crate::core::{Color, Piece, Position, Square};
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
+pub use embedded::{embedded, EMBEDDED_NAME};
 pub use file::NetError;
 
 /// Neurons per perspective in the hidden layer.

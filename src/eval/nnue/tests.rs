@@ -160,3 +160,21 @@ fn network_files_round_trip_and_damage_is_a_typed_error() {
         Err(NetError::Io(_))
     ));
 }
+
+#[test]
+fn the_embedded_network_loads_and_knows_material() {
+    let net = super::embedded().expect("the embedded network loads");
+    let level = net.evaluate(&Position::startpos());
+    assert!(level.abs() < 100, "start position: {level}");
+    // Queen odds, either side to move: a big advantage for the side with the queen.
+    let up = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        .expect("fen");
+    let down = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
+        .expect("fen");
+    assert!(net.evaluate(&up) > 500, "{}", net.evaluate(&up));
+    assert!(net.evaluate(&down) < -500, "{}", net.evaluate(&down));
+    assert_eq!(net.evaluate(&up), net.evaluate(&mirrored(&up)));
+    // The engine evaluates with it by default.
+    let job = crate::search::Job::new(Position::startpos(), crate::search::Limits::default());
+    assert!(job.net.is_some_and(|n| *n == *net));
+}

@@ -1,0 +1,34 @@
+//! The network built into the library and the engine: the evaluation Ferrum plays with unless
+//! told otherwise (`EvalFile`, `Use NNUE` in UCI; [`crate::search::Job::net`] in the library).
+//!
+//! It was trained only on Ferrum's own self-play games (data set gen0, scored by Ferrum's
+//! search with the hand-crafted evaluation); `TRAINING.md` records its data (chunk names,
+//! counts and hashes), the trainer's settings and the command that reproduces it, and the
+//! games that showed it stronger than the hand-crafted evaluation.
+
+use std::sync::{Arc, LazyLock};
+
+use super::Network;
+
+/// The name of the embedded network (its row in `TRAINING.md`: the data set and how many of
+/// its chunks it was trained on).
+pub const EMBEDDED_NAME: &str = "g0-76";
+
+static BYTES: &[u8] = include_bytes!("g0-76.nnue");
+
+static EMBEDDED: LazyLock<Option<Arc<Network>>> =
+    // The file is checked by the tests (it loads, and plays); were it ever unreadable, the
+    // hand-crafted evaluation is the safe answer rather than a panic.
+    LazyLock::new(|| Network::from_bytes(BYTES).ok().map(Arc::new));
+
+/// The embedded network, shared (`None` only if the built-in file were damaged, which the
+/// tests rule out).
+///
+/// ```
+/// let net = ferrum::eval::nnue::embedded().expect("the built-in network loads");
+/// let score = net.evaluate(&ferrum::core::Position::startpos());
+/// assert!(score.abs() < 100, "the start position is about level: {score}");
+/// ```
+pub fn embedded() -> Option<Arc<Network>> {
+    EMBEDDED.clone()
+}
