@@ -181,10 +181,11 @@ enum Cmd {
         /// stay the same), to measure how the loss grows with the data.
         #[arg(long)]
         train_positions: Option<usize>,
-        /// Read only the chunks numbered below N in each directory (chunk-000000 ..
-        /// chunk-N-1), so that a network's data set stays fixed while datagen goes on.
+        /// Read only the chunks numbered below N (chunk-000000 .. chunk-N-1), so that a
+        /// network's data set stays fixed while datagen goes on. Once for every directory, or
+        /// once per --data in the same order (e.g. --data gen0 --chunks 76 --data gen1 --chunks 40).
         #[arg(long, value_name = "N")]
-        chunks: Option<u64>,
+        chunks: Vec<u64>,
         /// Show half of the positions mirrored left to right (a different half each epoch).
         #[arg(long)]
         mirror: bool,

@@ -15,8 +15,9 @@ use ferrum::tune::nnue::train::{static_eval_loss, TrainConfig, Trainer};
 pub struct TrainArgs {
     /// Data set directories.
     pub data: Vec<PathBuf>,
-    /// Read only the chunks numbered below this.
-    pub chunks: Option<u64>,
+    /// Read only the chunks numbered below this: nothing (every chunk), one limit for every
+    /// directory, or one per directory in the order of `data`.
+    pub chunks: Vec<u64>,
     /// Output directory.
     pub out: PathBuf,
     /// Threads.
@@ -45,6 +46,26 @@ fn log(out: &std::path::Path, line: &str) -> Result<()> {
     writeln!(f, "{line}").with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Pairs each data directory with its chunk limit (`--chunks`: none, one for all, or one each).
+fn chunk_limits(dirs: &[PathBuf], chunks: &[u64]) -> Result<Vec<(PathBuf, Option<u64>)>> {
+    let limit = |i: usize| {
+        match chunks {
+        [] => Ok(None),
+        [n] => Ok(Some(*n)),
+        many if many.len() == dirs.len() => Ok(Some(many[i])),
+        many => bail!(
+            "--chunks given {} times for {} --data directories: give it once for all, or once per directory",
+            many.len(),
+            dirs.len()
+        ),
+    }
+    };
+    dirs.iter()
+        .enumerate()
+        .map(|(i, d)| Ok((d.clone(), limit(i)?)))
+        .collect()
+}
+
 /// `ferrum train`.
 pub fn train(args: TrainArgs) -> Result<()> {
     if args.threads == 0 {
@@ -58,8 +79,7 @@ pub fn train(args: TrainArgs) -> Result<()> {
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let start = Instant::now();
     let mut data = data::load(
-        &args.data,
-        args.chunks,
+        &chunk_limits(&args.data, &args.chunks)?,
         &args.filter,
         args.holdout_percent,
         |e| eprintln!("warning: {e}; the chunk's later games are skipped"),
@@ -126,4 +146,22 @@ pub fn train(args: TrainArgs) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_limits_are_none_one_for_all_or_one_per_directory() {
+        let dirs = [PathBuf::from("gen0"), PathBuf::from("gen1")];
+        let limits = |chunks: &[u64]| {
+            chunk_limits(&dirs, chunks).map(|v| v.into_iter().map(|(_, n)| n).collect::<Vec<_>>())
+        };
+        assert_eq!(limits(&[]).ok(), Some(vec![None, None]));
+        assert_eq!(limits(&[5]).ok(), Some(vec![Some(5), Some(5)]));
+        assert_eq!(limits(&[76, 3]).ok(), Some(vec![Some(76), Some(3)]));
+        let err = limits(&[1, 2, 3]).expect_err("three limits for two directories");
+        assert!(err.to_string().contains("3 times for 2"), "{err}");
+    }
 }

@@ -136,23 +136,23 @@ fn pack_game(game: &GameRecord, filter: &Filter) -> Vec<Packed> {
         .collect()
 }
 
-/// Reads the chunks of the data set directories `dirs` (those numbered below `chunk_limit`
-/// when it is given, so that a network's data stays the same while datagen adds chunks),
-/// keeps the positions `filter` picks, and holds out about `holdout_percent` % of the games.
-/// Damaged chunks are passed to `warn` and read up to the damage.
+/// Reads the chunks of the data set directories `dirs`, each with its chunk limit (only the
+/// chunks numbered below it when it is `Some`, so that a network's data stays the same while
+/// datagen adds chunks), keeps the positions `filter` picks, and holds out about
+/// `holdout_percent` % of the games. Damaged chunks are passed to `warn` and read up to the
+/// damage.
 pub fn load(
-    dirs: &[PathBuf],
-    chunk_limit: Option<u64>,
+    dirs: &[(PathBuf, Option<u64>)],
     filter: &Filter,
     holdout_percent: u32,
     mut warn: impl FnMut(&ChunkError),
 ) -> Result<TrainingData, ChunkError> {
     let mut files = Vec::new();
-    for dir in dirs {
+    for (dir, limit) in dirs {
         files.extend(
             chunk_files(dir, false)?
                 .into_iter()
-                .filter(|f| chunk_limit.is_none_or(|n| chunk_number(f).is_some_and(|c| c < n))),
+                .filter(|f| limit.is_none_or(|n| chunk_number(f).is_some_and(|c| c < n))),
         );
     }
     let reads: Vec<_> = files
@@ -250,14 +250,7 @@ mod tests {
         }
         drop(w);
         let read = |limit| {
-            let d = load(
-                std::slice::from_ref(&dir),
-                limit,
-                &Filter::default(),
-                0,
-                |_| {},
-            )
-            .expect("load");
+            let d = load(&[(dir.clone(), limit)], &Filter::default(), 0, |_| {}).expect("load");
             (d.chunks, d.games, d.train.len())
         };
         let (chunks, games, positions) = read(None);
