@@ -54,6 +54,64 @@ fn lmr(depth: i32, moves: usize) -> i32 {
     LMR[(depth as usize).min(63)][moves.min(63)]
 }
 
+/// What a node knows of its position before trying moves.
+struct NodeEval {
+    /// The static evaluation (`NO_EVAL` in check).
+    static_eval: i32,
+    /// The static evaluation, or the table's score where its bound makes that a better guess.
+    eval: i32,
+    /// Better than the static evaluation two plies back.
+    improving: bool,
+    in_check: bool,
+    /// The side to move has a piece other than pawns and king (null moves are safe).
+    has_pieces: bool,
+}
+
+/// A node's search window and kind, as its move loop sees them.
+#[derive(Copy, Clone)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    cut_node: bool,
+}
+
+/// What the move loop found.
+struct MovesOutcome {
+    best_score: i32,
+    best_move: Move,
+    /// Legal moves seen (the excluded move not counted).
+    legal: usize,
+}
+
+/// The tablebases' verdict on a node.
+enum TbBounds {
+    /// It settles the window: return this score.
+    Cut(i32),
+    /// The node's score lies within these bounds.
+    Within { floor: i32, ceiling: i32 },
+}
+
+/// The singular-extension test's answer.
+enum Singular {
+    No,
+    /// The hash move is singular: extend it.
+    Yes,
+    /// Other moves reach beta too: cut with this score.
+    MultiCut(i32),
+    Stopped,
+}
+
+/// What the move loop does with a move.
+enum MovePruning {
+    Search,
+    Skip,
+    /// Skip it and every quiet move after it.
+    SkipQuiets,
+}
+
 #[derive(Clone, Debug)]
 struct RootMove {
     mv: Move,
@@ -576,7 +634,9 @@ impl<'a> Worker<'a> {
         self.eval.evaluate(&self.pos)
     }
 
-    #[allow(clippy::too_many_lines)]
+    /// The alpha-beta search of a node (principal variation search), in steps: the table and
+    /// the tablebases, the node's evaluation, pruning before any move, the singular
+    /// extension, the moves, and the table's new entry.
     fn search(
         &mut self,
         mut alpha: i32,
@@ -627,34 +687,126 @@ impl<'a> Worker<'a> {
                 return e.score;
             }
         }
+        let tb_bounds = if self.shared.tb.cardinality > 0 && excluded.is_null() {
+            match self.tablebase_bounds(key, depth, ply, pv_node, alpha, beta) {
+                TbBounds::Cut(score) => return score,
+                TbBounds::Within { floor, ceiling } => {
+                    alpha = alpha.max(floor);
+                    (floor, ceiling)
+                }
+            }
+        } else {
+            (-INFINITY, INFINITY)
+        };
 
-        // After a capture or pawn move into the tablebases, their verdict bounds this node.
-        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
-        if self.shared.tb.cardinality > 0 && excluded.is_null() {
-            if let Some((score, bound)) = self.shared.tb.probe(&self.pos, depth, ply) {
-                self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
-                let enough = match bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if enough {
-                    let d = (depth + 6).min(MAX_PLY as i32 - 1);
-                    self.shared
-                        .tt
-                        .store(key, ply, Move::NULL, score, NO_EVAL, d, bound);
-                    return score;
-                }
-                // A PV node still searches for the best line, within what the tables allow.
-                if pv_node && bound == Bound::Lower {
-                    tb_floor = score;
-                    alpha = alpha.max(score);
-                } else if pv_node {
-                    tb_ceiling = score;
-                }
+        let node = self.node_eval(tte, in_check, ply);
+        self.heur.clear_killers(ply + 1);
+        if !pv_node && !in_check && excluded.is_null() {
+            if let Some(score) = self.prune_node(&node, key, beta, depth, ply, cut_node) {
+                return score;
             }
         }
 
+        // Without a hash move this node was not searched before: spend less on it.
+        if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+        let singular = match self.singular(tte, tt_move, depth, ply, beta, cut_node) {
+            Singular::Stopped => return 0,
+            Singular::MultiCut(score) => return score,
+            Singular::Yes => true,
+            Singular::No => false,
+        };
+
+        let window = Window {
+            alpha,
+            beta,
+            depth,
+            ply,
+            pv_node,
+            cut_node,
+        };
+        let Some(outcome) = self.search_moves(window, key, tt_move, singular, &node) else {
+            return 0;
+        };
+        if outcome.legal == 0 {
+            if !excluded.is_null() {
+                // Only the excluded move was legal: it is singular.
+                return alpha;
+            }
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if !excluded.is_null() {
+            return outcome.best_score;
+        }
+        let best_score = outcome.best_score.max(tb_bounds.0).min(tb_bounds.1);
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if pv_node && !outcome.best_move.is_null() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            ply,
+            outcome.best_move,
+            best_score,
+            node.static_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// After a capture or pawn move into the tablebases, their verdict bounds the node: it
+    /// cuts when it settles the window, and otherwise bounds what a PV node may return.
+    fn tablebase_bounds(
+        &mut self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> TbBounds {
+        let within = TbBounds::Within {
+            floor: -INFINITY,
+            ceiling: INFINITY,
+        };
+        let Some((score, bound)) = self.shared.tb.probe(&self.pos, depth, ply) else {
+            return within;
+        };
+        self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+        let enough = match bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        if enough {
+            let d = (depth + 6).min(MAX_PLY as i32 - 1);
+            self.shared
+                .tt
+                .store(key, ply, Move::NULL, score, NO_EVAL, d, bound);
+            return TbBounds::Cut(score);
+        }
+        // A PV node still searches for the best line, within what the tables allow.
+        match bound {
+            Bound::Lower if pv_node => TbBounds::Within {
+                floor: score,
+                ceiling: INFINITY,
+            },
+            _ if pv_node => TbBounds::Within {
+                floor: -INFINITY,
+                ceiling: score,
+            },
+            _ => within,
+        }
+    }
+
+    /// The node's static evaluation (from the table when it has one), the better guess the
+    /// table's score allows, and whether the side to move is doing better than two plies ago.
+    fn node_eval(&mut self, tte: Option<Entry>, in_check: bool, ply: usize) -> NodeEval {
         let static_eval = if in_check {
             NO_EVAL
         } else {
@@ -678,129 +830,168 @@ impl<'a> Worker<'a> {
             && ply >= 2
             && (self.stack[ply - 2].static_eval == NO_EVAL
                 || static_eval > self.stack[ply - 2].static_eval);
-        self.heur.clear_killers(ply + 1);
-
         let us = self.pos.side_to_move();
         let has_pieces = (self.pos.color_bb(us)
             & !(self.pos.pieces(PieceKind::Pawn) | self.pos.pieces(PieceKind::King)))
         .any();
-
-        if !pv_node && !in_check && excluded.is_null() {
-            // Reverse futility: far above beta with little depth left, a quiet move will not
-            // bring it back down.
-            if depth <= 8
-                && eval.abs() < MATE_BOUND
-                && eval - 80 * (depth - improving as i32) >= beta
-            {
-                return eval;
-            }
-            // Null move: if passing still fails high, a real move will too. Not without pieces
-            // (zugzwang), not twice in a row, and verified at great depth.
-            if depth >= 3
-                && eval >= beta
-                && has_pieces
-                && ply >= self.nmp_min_ply
-                && beta > -MATE_BOUND
-                && self.stack[ply - 1].mv != Move::NULL
-            {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.stack[ply].mv = Move::NULL;
-                self.stack[ply].piece = None;
-                self.keys.push(key);
-                let undo = self.make_null();
-                let null = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.unmake_null(&undo);
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if null >= beta {
-                    // An unproven mate or tablebase win is not returned from a null move.
-                    let null = if null >= TB_WIN_BOUND { beta } else { null };
-                    if self.nmp_min_ply > 0 || depth < 12 {
-                        return null;
-                    }
-                    self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
-                    let v = self.search(beta - 1, beta, depth - r, ply, false);
-                    self.nmp_min_ply = 0;
-                    if v >= beta {
-                        return null;
-                    }
-                }
-            }
+        NodeEval {
+            static_eval,
+            eval,
+            improving,
+            in_check,
+            has_pieces,
         }
+    }
 
-        // Without a hash move this node was not searched before: spend less on it.
-        if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) {
-            depth -= 1;
+    /// Pruning before any move is tried, at non-PV nodes out of check: the score to return
+    /// when reverse futility or the null move proves the node fails high.
+    fn prune_node(
+        &mut self,
+        node: &NodeEval,
+        key: u64,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let eval = node.eval;
+        // Reverse futility: far above beta with little depth left, a quiet move will not
+        // bring it back down.
+        if depth <= 8
+            && eval.abs() < MATE_BOUND
+            && eval - 80 * (depth - node.improving as i32) >= beta
+        {
+            return Some(eval);
         }
-
-        // Singular extension: when the hash move is much better than every other move (they all
-        // fail low against a margin below its stored score, in a reduced search), it is
-        // searched one ply deeper. If even the others reach beta, more than one move refutes
-        // the parent's move here: cut (multi-cut).
-        let mut singular = false;
-        if let Some(e) = tte {
-            if depth >= 8
-                && ply > 0
-                && !tt_move.is_null()
-                && e.depth >= depth - 3
-                && e.bound != Bound::Upper
-                && e.score.abs() < MATE_BOUND
-            {
-                let s_beta = e.score - 2 * depth;
-                self.stack[ply].excluded = tt_move;
-                let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
-                self.stack[ply].excluded = Move::NULL;
-                if self.stopped {
-                    return 0;
-                }
-                if s < s_beta {
-                    singular = true;
-                } else if s_beta >= beta {
-                    return s_beta;
-                }
-            }
+        // Null move: if passing still fails high, a real move will too. Not without pieces
+        // (zugzwang), not twice in a row, and verified at great depth.
+        if depth < 3
+            || eval < beta
+            || !node.has_pieces
+            || ply < self.nmp_min_ply
+            || beta <= -MATE_BOUND
+            || self.stack[ply - 1].mv == Move::NULL
+        {
+            return None;
         }
+        let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+        self.stack[ply].mv = Move::NULL;
+        self.stack[ply].piece = None;
+        self.keys.push(key);
+        let undo = self.make_null();
+        let null = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+        self.unmake_null(&undo);
+        self.keys.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        if null < beta {
+            return None;
+        }
+        // An unproven mate or tablebase win is not returned from a null move.
+        let null = if null >= TB_WIN_BOUND { beta } else { null };
+        if self.nmp_min_ply > 0 || depth < 12 {
+            return Some(null);
+        }
+        self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
+        let v = self.search(beta - 1, beta, depth - r, ply, false);
+        self.nmp_min_ply = 0;
+        (v >= beta).then_some(null)
+    }
 
+    /// Singular extension: when the hash move is much better than every other move (they all
+    /// fail low against a margin below its stored score, in a reduced search), it is
+    /// searched one ply deeper. If even the others reach beta, more than one move refutes
+    /// the parent's move here: cut (multi-cut).
+    fn singular(
+        &mut self,
+        tte: Option<Entry>,
+        tt_move: Move,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        cut_node: bool,
+    ) -> Singular {
+        let Some(e) = tte else {
+            return Singular::No;
+        };
+        if depth < 8
+            || ply == 0
+            || tt_move.is_null()
+            || e.depth < depth - 3
+            || e.bound == Bound::Upper
+            || e.score.abs() >= MATE_BOUND
+        {
+            return Singular::No;
+        }
+        let s_beta = e.score - 2 * depth;
+        self.stack[ply].excluded = tt_move;
+        let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+        self.stack[ply].excluded = Move::NULL;
+        if self.stopped {
+            Singular::Stopped
+        } else if s < s_beta {
+            Singular::Yes
+        } else if s_beta >= beta {
+            Singular::MultiCut(s_beta)
+        } else {
+            Singular::No
+        }
+    }
+
+    /// Searches the node's moves in order: late-move, futility and SEE pruning, the check
+    /// and singular extensions, late-move reductions with re-searches, and the history
+    /// updates at a cutoff. `None` when the search was stopped.
+    fn search_moves(
+        &mut self,
+        w: Window,
+        key: u64,
+        tt_move: Move,
+        singular: bool,
+        node: &NodeEval,
+    ) -> Option<MovesOutcome> {
+        let Window {
+            mut alpha,
+            beta,
+            depth,
+            ply,
+            pv_node,
+            cut_node,
+        } = w;
+        let excluded = self.stack[ply].excluded;
         let lineage = self.lineage(ply);
         let killers = self.heur.killers(ply);
         let counter = self.heur.counter(&lineage);
         let mut picker = MovePicker::new(tt_move, killers, counter, lineage);
-        let mut best_score = -INFINITY;
-        let mut best_move = Move::NULL;
-        let mut legal = 0usize;
+        let mut out = MovesOutcome {
+            best_score: -INFINITY,
+            best_move: Move::NULL,
+            legal: 0,
+        };
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
         let mut n_quiets = 0usize;
-        let lmp_limit = (3 + depth * depth) as usize / (2 - improving as usize);
+        let lmp_limit = (3 + depth * depth) as usize / (2 - node.improving as usize);
 
         while let Some(m) = picker.next(&self.pos, self.heur, &mut self.picks[ply]) {
             if m == excluded {
                 continue;
             }
-            legal += 1;
+            out.legal += 1;
             let quiet = !MovePicker::is_tactical(&self.pos, m);
             let quiet_score = if quiet {
                 self.heur.quiet_score(&self.pos, m, &lineage)
             } else {
                 0
             };
-            if best_score > -MATE_BOUND && has_pieces {
-                if quiet {
-                    if !in_check && depth <= 8 && legal > lmp_limit {
+            if out.best_score > -MATE_BOUND && node.has_pieces {
+                match self.prune_move(m, quiet, node, depth, alpha, out.legal > lmp_limit) {
+                    MovePruning::Search => {}
+                    MovePruning::Skip => continue,
+                    MovePruning::SkipQuiets => {
                         picker.skip_quiets();
                         continue;
                     }
-                    if !in_check && depth <= 6 && eval + 100 + 90 * depth <= alpha {
-                        picker.skip_quiets();
-                        continue;
-                    }
-                    if depth <= 6 && !see_ge(&self.pos, m, -25 * depth * depth) {
-                        continue;
-                    }
-                } else if depth <= 6 && !see_ge(&self.pos, m, -90 * depth) {
-                    continue;
                 }
             }
 
@@ -818,19 +1009,21 @@ impl<'a> Worker<'a> {
             let score = if searched == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node)
             } else {
-                let mut r = 0;
-                if depth >= 3 && searched > 1 + pv_node as usize && quiet {
-                    r = lmr(depth, searched);
-                    r += !pv_node as i32;
-                    r += !improving as i32;
-                    r += cut_node as i32;
-                    r -= gives_check as i32;
-                    if quiet {
-                        r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
-                        r -= quiet_score / 8_000;
-                    }
-                    r = r.clamp(0, (new_depth - 1).max(0));
-                }
+                // Late-move reduction: quiet moves late in the order get a shallower search,
+                // less so for refutations, checks and moves with a good history.
+                let r = if depth >= 3 && searched > 1 + pv_node as usize && quiet {
+                    let refutation = m == killers[0] || m == killers[1] || m == counter;
+                    (lmr(depth, searched)
+                        + !pv_node as i32
+                        + !node.improving as i32
+                        + cut_node as i32
+                        - gives_check as i32
+                        - refutation as i32
+                        - quiet_score / 8_000)
+                        .clamp(0, (new_depth - 1).max(0))
+                } else {
+                    0
+                };
                 let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if s > alpha && r > 0 {
                     s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
@@ -843,16 +1036,16 @@ impl<'a> Worker<'a> {
             self.unmake(m, &undo);
             self.keys.pop();
             if self.stopped {
-                return 0;
+                return None;
             }
             if quiet && n_quiets < quiets_tried.len() {
                 quiets_tried[n_quiets] = m;
                 n_quiets += 1;
             }
-            if score > best_score {
-                best_score = score;
+            if score > out.best_score {
+                out.best_score = score;
                 if score > alpha {
-                    best_move = m;
+                    out.best_move = m;
                     alpha = score;
                     if pv_node {
                         self.update_pv(ply, m);
@@ -873,29 +1066,39 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        Some(out)
+    }
 
-        if legal == 0 {
-            if !excluded.is_null() {
-                // Only the excluded move was legal: it is singular.
-                return alpha;
-            }
-            return if in_check { -MATE + ply as i32 } else { 0 };
+    /// Whether a move is worth searching at this node: late quiet moves at low depth
+    /// (late-move pruning), quiet moves that cannot lift a hopeless evaluation to alpha
+    /// (futility pruning: the rest of the quiet moves go too) and moves that lose too much
+    /// material by static exchange are skipped.
+    fn prune_move(
+        &self,
+        m: Move,
+        quiet: bool,
+        node: &NodeEval,
+        depth: i32,
+        alpha: i32,
+        late: bool,
+    ) -> MovePruning {
+        if !quiet {
+            return if depth <= 6 && !see_ge(&self.pos, m, -90 * depth) {
+                MovePruning::Skip
+            } else {
+                MovePruning::Search
+            };
         }
-        if !excluded.is_null() {
-            return best_score;
+        if !node.in_check && depth <= 8 && late {
+            return MovePruning::SkipQuiets;
         }
-        let best_score = best_score.max(tb_floor).min(tb_ceiling);
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if pv_node && !best_move.is_null() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared
-            .tt
-            .store(key, ply, best_move, best_score, static_eval, depth, bound);
-        best_score
+        if !node.in_check && depth <= 6 && node.eval + 100 + 90 * depth <= alpha {
+            return MovePruning::SkipQuiets;
+        }
+        if depth <= 6 && !see_ge(&self.pos, m, -25 * depth * depth) {
+            return MovePruning::Skip;
+        }
+        MovePruning::Search
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
