@@ -414,6 +414,7 @@ fn main() -> ExitCode {
                 seed,
                 chunk_games,
                 cfg: tune::with_tablebases(cfg, syzygy.as_deref())?,
+                evaluation: net_name(eval_file.as_deref(), hand_crafted),
             })
         })(),
         Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
@@ -673,6 +674,15 @@ fn load_net(
     let net = ferrum::eval::nnue::Network::load(path)
         .with_context(|| format!("cannot load the network {}", path.display()))?;
     Ok(Some(std::sync::Arc::new(net)))
+}
+
+/// What `load_net` with these arguments plays with, for a log line.
+fn net_name(path: Option<&Path>, hand_crafted: bool) -> String {
+    match (path, hand_crafted) {
+        (_, true) => "the hand-crafted evaluation".to_string(),
+        (Some(p), false) => format!("the network {}", p.display()),
+        (None, false) => format!("the embedded network {}", ferrum::eval::nnue::EMBEDDED_NAME),
+    }
 }
 
 /// `ferrum bench`: the bench positions with `net` (`None`: the hand-crafted evaluation).

@@ -53,6 +53,8 @@ pub struct DatagenArgs {
     pub chunk_games: usize,
     /// How the games are played.
     pub cfg: Config,
+    /// Which evaluation plays, in words (the log's first line names it).
+    pub evaluation: String,
 }
 
 /// `cfg` with the Syzygy tables of `path` (`None`: without tables); says on stderr what was
@@ -144,10 +146,7 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
         args.threads,
         args.cfg.soft_nodes,
         args.cfg.hard_nodes,
-        match args.cfg.net {
-            Some(_) => "the network of --eval-file",
-            None => "the hand-crafted evaluation",
-        },
+        args.evaluation,
         writer.next_number()
     );
     let run = datagen::Run {
