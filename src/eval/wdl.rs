@@ -30,8 +30,8 @@ pub struct WdlModel {
 
 /// The fitted model (see `TRAINING.md`).
 pub const MODEL: WdlModel = WdlModel {
-    a: [396.506, -855.264, 760.956, -227.322],
-    b: [87.444, -20.402, 17.325, 7.875],
+    a: [555.743, -1322.534, 1244.735, -394.556],
+    b: [117.079, -108.250, 119.208, -34.258],
 };
 
 /// Scores at or beyond this are mates or tablebase results: a sure win (or loss).
