@@ -199,6 +199,10 @@ enum Cmd {
         /// Adam iterations.
         #[arg(long, default_value_t = 500)]
         iterations: usize,
+        /// Read only the chunks numbered below N: once for every directory, or once per
+        /// --data in the same order (as `train --chunks`).
+        #[arg(long, value_name = "N")]
+        chunks: Vec<u64>,
     },
     /// Summarise a data set directory: games, positions and results per chunk, and any damage.
     Datainfo {
@@ -418,7 +422,11 @@ fn main() -> ExitCode {
             })
         })(),
         Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
-        Some(Cmd::Wdl { data, iterations }) => tune::wdl(&data, iterations),
+        Some(Cmd::Wdl {
+            data,
+            iterations,
+            chunks,
+        }) => train::chunk_limits(&data, &chunks).and_then(|dirs| tune::wdl(&dirs, iterations)),
         Some(Cmd::Train {
             data,
             out,

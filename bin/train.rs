@@ -47,7 +47,7 @@ fn log(out: &std::path::Path, line: &str) -> Result<()> {
 }
 
 /// Pairs each data directory with its chunk limit (`--chunks`: none, one for all, or one each).
-fn chunk_limits(dirs: &[PathBuf], chunks: &[u64]) -> Result<Vec<(PathBuf, Option<u64>)>> {
+pub fn chunk_limits(dirs: &[PathBuf], chunks: &[u64]) -> Result<Vec<(PathBuf, Option<u64>)>> {
     let limit = |i: usize| {
         match chunks {
         [] => Ok(None),

@@ -9,7 +9,9 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use ferrum::core::Position;
 use ferrum::tb::Tablebases;
-use ferrum::tune::chunks::{chunk_files, game_hash, read_chunk, set_digest, ChunkWriter};
+use ferrum::tune::chunks::{
+    chunk_files, chunk_number, game_hash, read_chunk, set_digest, ChunkWriter,
+};
 use ferrum::tune::datagen::{self, Config};
 use ferrum::tune::filter::Filter;
 use ferrum::tune::gamefile::{GameRecord, RecordResult};
@@ -249,14 +251,7 @@ pub struct TuneArgs {
 /// filtered by the default [`Filter`]; a damaged chunk is reported and skipped).
 fn read_data(path: &Path) -> Result<ferrum::tune::tuner::DataSet> {
     if path.is_dir() {
-        let mut games = Vec::new();
-        for chunk in chunk_files(path, false)? {
-            let read = read_chunk(&chunk);
-            if let Some(e) = read.error {
-                eprintln!("warning: {e}; the chunk's later games are skipped");
-            }
-            games.extend(read.games);
-        }
+        let games = read_games(&[(path.to_path_buf(), None)])?;
         return Ok(ferrum::tune::tuner::DataSet::from_games(
             &games,
             &Filter::default(),
@@ -374,11 +369,13 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     Ok(())
 }
 
-/// Every game of the data set directories (damaged chunks are reported and read up to the damage).
-fn read_games(dirs: &[PathBuf]) -> Result<Vec<GameRecord>> {
+/// Every game of the data set directories, each read up to its chunk limit (damaged chunks
+/// are reported and read up to the damage).
+fn read_games(dirs: &[(PathBuf, Option<u64>)]) -> Result<Vec<GameRecord>> {
     let mut games = Vec::new();
-    for dir in dirs {
-        for chunk in chunk_files(dir, false)? {
+    for (dir, limit) in dirs {
+        let below = |c: &PathBuf| limit.is_none_or(|n| chunk_number(c).is_some_and(|i| i < n));
+        for chunk in chunk_files(dir, false)?.into_iter().filter(below) {
             let read = read_chunk(&chunk);
             if let Some(e) = read.error {
                 eprintln!("warning: {e}; the chunk's later games are skipped");
@@ -390,7 +387,7 @@ fn read_games(dirs: &[PathBuf]) -> Result<Vec<GameRecord>> {
 }
 
 /// `ferrum wdl`: fits the win/draw/loss model and prints its calibration on held-out games.
-pub fn wdl(dirs: &[PathBuf], iterations: usize) -> Result<()> {
+pub fn wdl(dirs: &[(PathBuf, Option<u64>)], iterations: usize) -> Result<()> {
     use ferrum::tune::wdl;
     let games = read_games(dirs)?;
     let filter = Filter {
