@@ -95,6 +95,17 @@ pub fn train(args: TrainArgs) -> Result<()> {
         let mut e = Evaluator::new();
         move |pos: &Position| e.hand_crafted(pos)
     });
+    // The second yardstick: the embedded network's, which a new network has to beat.
+    let embedded = ferrum::eval::nnue::embedded().map_or(String::new(), |net| {
+        let loss = static_eval_loss(&data.holdout, &args.cfg, || {
+            let net = net.clone();
+            move |pos: &Position| net.evaluate(pos)
+        });
+        format!(
+            "; the embedded network {}'s {loss:.6}",
+            ferrum::eval::nnue::EMBEDDED_NAME
+        )
+    });
     let checkpoint = args.out.join("checkpoint.bin");
     let mut trainer = if args.resume && checkpoint.exists() {
         let bytes = std::fs::read(&checkpoint)
@@ -111,7 +122,7 @@ pub fn train(args: TrainArgs) -> Result<()> {
     log(
         &args.out,
         &format!(
-            "data: {} chunks, {} games, {} training and {} held-out positions (loaded in {:.1} s); hand-crafted evaluation's holdout loss {hce:.6}; {:?}; {:?}; starting after epoch {}",
+            "data: {} chunks, {} games, {} training and {} held-out positions (loaded in {:.1} s); hand-crafted evaluation's holdout loss {hce:.6}{embedded}; {:?}; {:?}; starting after epoch {}",
             data.chunks,
             data.games,
             data.train.len(),
