@@ -359,12 +359,13 @@ impl Drop for ChunkWriter {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::core::Position;
     use crate::tune::gamefile::{RecordResult, ScoredMove, Termination};
 
-    fn game(moves: &[&str]) -> GameRecord {
+    /// A drawn game from the start position with these moves, each scored 10 cp.
+    pub(crate) fn game(moves: &[&str]) -> GameRecord {
         let start = Position::startpos();
         let mut pos = start.clone();
         let mut scored = Vec::new();
@@ -381,7 +382,8 @@ mod tests {
         }
     }
 
-    fn temp_dir(name: &str) -> PathBuf {
+    /// An empty directory of its own under the system's temporary directory.
+    pub(crate) fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("ferrum-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir

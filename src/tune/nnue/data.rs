@@ -223,26 +223,12 @@ mod tests {
 
     #[test]
     fn a_chunk_limit_reads_only_the_chunks_below_it() {
+        use crate::tune::chunks::tests::{game, temp_dir};
         use crate::tune::chunks::ChunkWriter;
-        use crate::tune::gamefile::{GameRecord, RecordResult, ScoredMove, Termination};
-        let dir = std::env::temp_dir().join(format!("ferrum-chunk-limit-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let start = Position::startpos();
-        let mut pos = start.clone();
-        let mut moves = Vec::new();
-        for m in [
+        let dir = temp_dir("chunk-limit");
+        let game = game(&[
             "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7",
-        ] {
-            let mv = pos.parse_uci(m).expect("move");
-            pos.make(mv);
-            moves.push(ScoredMove { mv, score: 20 });
-        }
-        let game = GameRecord {
-            start,
-            moves,
-            result: RecordResult::Draw,
-            termination: Termination::Rules,
-        };
+        ]);
         // One game per chunk: chunks 0, 1 and 2.
         let (mut w, _) = ChunkWriter::open(&dir, 1, 5000, 1).expect("open");
         for _ in 0..3 {
