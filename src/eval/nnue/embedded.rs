@@ -2,9 +2,9 @@
 //! told otherwise (`EvalFile`, `Use NNUE` in UCI; [`crate::search::Job::net`] in the library).
 //!
 //! It was trained only on Ferrum's own self-play games (data sets gen0, scored by Ferrum's
-//! search with the hand-crafted evaluation, and gen1, scored with the first network `g0-76`); `TRAINING.md` records its data (chunk names,
-//! counts and hashes), the trainer's settings and the command that reproduces it, and the
-//! games that showed it stronger than the hand-crafted evaluation.
+//! search with the hand-crafted evaluation, and gen1, scored with the first network `g0-76`);
+//! `TRAINING.md` records its data (chunk names, counts and hashes), the trainer's settings and
+//! the command that reproduces it, and the games that showed it stronger than `g0-76`.
 
 use std::sync::{Arc, LazyLock};
 
