@@ -86,110 +86,11 @@ enum Cmd {
     /// Generate training data by self-play at a soft node limit per move: whole games (every
     /// move, its search score and the result) in binary chunks of a data set directory.
     /// Runs until --games are kept or it is stopped; a new run in the same directory appends.
-    Datagen {
-        /// The data set directory; default `$FERRUM_DATA/<--name>`.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// The data set's name (a directory under `$FERRUM_DATA` when --out is not given).
-        #[arg(long, default_value = "selfplay")]
-        name: String,
-        /// Opening positions, one EPD/FEN per line (e.g. ../shared/openings/balanced.epd); half
-        /// the games start from them, the other half from the start position.
-        #[arg(long)]
-        openings: Option<PathBuf>,
-        /// Games to keep (default: until stopped).
-        #[arg(long)]
-        games: Option<u64>,
-        /// Soft node limit per move (no new iteration past it).
-        #[arg(long, default_value_t = 5000)]
-        nodes: u64,
-        /// Hard node limit per move (default ten times --nodes).
-        #[arg(long)]
-        hard_nodes: Option<u64>,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// The run's seed (default: from the clock; it is printed and stored in each chunk). A seed
-        /// already in the directory is refused: its games would repeat.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Games per chunk file.
-        #[arg(long, default_value_t = 250)]
-        chunk_games: usize,
-        /// Syzygy tables (directories separated by `:`, e.g. ../shared/syzygy): a game ends
-        /// with the tables' result as soon as they cover it after a capture or a pawn move.
-        #[arg(long)]
-        syzygy: Option<String>,
-        /// Play with this network (`.nnue`) instead of the embedded one.
-        #[arg(long, conflicts_with = "hand_crafted")]
-        eval_file: Option<PathBuf>,
-        /// Play with the hand-crafted evaluation (as gen0 did) instead of a network.
-        #[arg(long)]
-        hand_crafted: bool,
-    },
+    Datagen(tune::DatagenArgs),
     /// Train the neural evaluation on `datagen` games (AdamW on the CPU); writes a checkpoint
     /// and a quantised `.nnue` network into --out after every epoch, and resumes from the
     /// checkpoint there with --resume.
-    Train {
-        /// Data set directories (repeat for several).
-        #[arg(long, required = true)]
-        data: Vec<PathBuf>,
-        /// Where checkpoints, networks and the log go.
-        #[arg(long)]
-        out: PathBuf,
-        /// Passes over the training positions.
-        #[arg(long, default_value_t = 30)]
-        epochs: usize,
-        /// Positions per optimizer step.
-        #[arg(long, default_value_t = 16384)]
-        batch_size: usize,
-        /// AdamW's learning rate.
-        #[arg(long, default_value_t = 0.001)]
-        lr: f32,
-        /// Epochs (1-based) from which the learning rate is multiplied by --lr-drop.
-        #[arg(long, value_delimiter = ',', default_value = "20,27")]
-        lr_drop_epochs: Vec<usize>,
-        /// See --lr-drop-epochs.
-        #[arg(long, default_value_t = 0.3)]
-        lr_drop: f32,
-        /// AdamW's weight decay.
-        #[arg(long, default_value_t = 0.01)]
-        weight_decay: f32,
-        /// Share of the game result in the target (the rest: the search score). 0 by default:
-        /// with gen0's ~10,000 games the result is the noisier target (see TRAINING.md).
-        #[arg(long, default_value_t = 0.0)]
-        lambda: f32,
-        /// Seed of the initial weights and the shuffles.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Threads.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Per cent of the games held out to measure the loss on.
-        #[arg(long, default_value_t = 2)]
-        holdout_percent: u32,
-        /// Skip the first plies of each game.
-        #[arg(long, default_value_t = 8)]
-        skip_plies: usize,
-        /// Skip positions scored beyond this many centipawns.
-        #[arg(long, default_value_t = 3000)]
-        max_score: i32,
-        /// Go on from the checkpoint in --out.
-        #[arg(long)]
-        resume: bool,
-        /// Train on only the first N training positions (in chunk order; the held-out games
-        /// stay the same), to measure how the loss grows with the data.
-        #[arg(long)]
-        train_positions: Option<usize>,
-        /// Read only the chunks numbered below N (chunk-000000 .. chunk-N-1), so that a
-        /// network's data set stays fixed while datagen goes on. Once for every directory, or
-        /// once per --data in the same order (e.g. --data gen0 --chunks 76 --data gen1 --chunks 40).
-        #[arg(long, value_name = "N")]
-        chunks: Vec<u64>,
-        /// Show half of the positions mirrored left to right (a different half each epoch).
-        #[arg(long)]
-        mirror: bool,
-    },
+    Train(train::TrainArgs),
     /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` games: prints the coefficients
     /// for src/eval/wdl.rs and the calibration on held-out games (every fifth game).
     Wdl {
@@ -211,37 +112,7 @@ enum Cmd {
     },
     /// Fit every evaluation weight to `datagen` data (Texel method: Adam on the error between
     /// sigmoid(K * eval) and the results) and write a new weights file.
-    Tune {
-        /// Data files of `FEN | score | result` lines (repeat for several).
-        #[arg(long, required = true)]
-        data: Vec<PathBuf>,
-        /// The weights file to write (e.g. src/eval/weights.rs).
-        #[arg(short, long)]
-        output: PathBuf,
-        /// Full passes over the data.
-        #[arg(long, default_value_t = 2000)]
-        epochs: usize,
-        /// Adam's step size in centipawns.
-        #[arg(long, default_value_t = 1.0)]
-        lr: f64,
-        /// Use this K instead of fitting it.
-        #[arg(long)]
-        k: Option<f64>,
-        /// Share of the game result in the target; the rest is sigmoid(K * search score).
-        #[arg(long, default_value_t = 1.0)]
-        lambda: f64,
-        /// Threads for the gradient.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Pull of each weight back to its starting value (L2 strength per squared
-        /// centipawn); tames the weights that few positions use.
-        #[arg(long, default_value_t = 0.0)]
-        l2: f64,
-        /// Held-out data (other games than --data): its error against the results is only
-        /// measured, before, during and after, to show overfitting.
-        #[arg(long)]
-        holdout: Option<PathBuf>,
-    },
+    Tune(tune::TuneArgs),
 }
 
 #[derive(Subcommand)]
@@ -390,110 +261,16 @@ fn main() -> ExitCode {
             eval_file,
             hand_crafted,
         }) => load_net(eval_file.as_deref(), hand_crafted).and_then(|net| bench(depth, net)),
-        Some(Cmd::Datagen {
-            out,
-            name,
-            openings,
-            games,
-            nodes,
-            hard_nodes,
-            threads,
-            seed,
-            chunk_games,
-            syzygy,
-            eval_file,
-            hand_crafted,
-        }) => (|| {
-            let cfg = ferrum::tune::datagen::Config {
-                soft_nodes: nodes,
-                hard_nodes: hard_nodes.unwrap_or(nodes.saturating_mul(10)),
-                net: load_net(eval_file.as_deref(), hand_crafted)?,
-                ..Default::default()
-            };
-            tune::datagen(tune::DatagenArgs {
-                dir: tune::data_dir(out, &name)?,
-                openings,
-                games,
-                threads,
-                seed,
-                chunk_games,
-                cfg: tune::with_tablebases(cfg, syzygy.as_deref())?,
-                evaluation: net_name(eval_file.as_deref(), hand_crafted),
-            })
-        })(),
+        Some(Cmd::Datagen(args)) => tune::datagen(args),
         Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
         Some(Cmd::Wdl {
             data,
             iterations,
             chunks,
         }) => train::chunk_limits(&data, &chunks).and_then(|dirs| tune::wdl(&dirs, iterations)),
-        Some(Cmd::Train {
-            data,
-            out,
-            epochs,
-            batch_size,
-            lr,
-            lr_drop_epochs,
-            lr_drop,
-            weight_decay,
-            lambda,
-            seed,
-            threads,
-            holdout_percent,
-            skip_plies,
-            max_score,
-            resume,
-            train_positions,
-            chunks,
-            mirror,
-        }) => train::train(train::TrainArgs {
-            data,
-            chunks,
-            out,
-            threads,
-            holdout_percent,
-            resume,
-            train_positions,
-            filter: ferrum::tune::filter::Filter {
-                skip_plies,
-                max_score,
-                ..Default::default()
-            },
-            cfg: ferrum::tune::nnue::train::TrainConfig {
-                epochs,
-                batch_size,
-                lr,
-                lr_drop_epochs,
-                lr_drop,
-                weight_decay,
-                lambda,
-                seed,
-                mirror,
-                ..Default::default()
-            },
-        }),
+        Some(Cmd::Train(args)) => train::train(args),
 
-        Some(Cmd::Tune {
-            data,
-            output,
-            epochs,
-            lr,
-            k,
-            lambda,
-            threads,
-            l2,
-            holdout,
-        }) => tune::tune(tune::TuneArgs {
-            data,
-            output,
-            epochs,
-            learning_rate: lr,
-            k,
-            lambda,
-            threads,
-            l2,
-            holdout,
-        }),
+        Some(Cmd::Tune(args)) => tune::tune(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -669,7 +446,7 @@ fn add_pgn_games(builder: &mut BookBuilder, games: &Path) -> Result<usize> {
 
 /// The network to play with: none with `hand_crafted`, else the one in `path`, else the
 /// embedded one.
-fn load_net(
+pub(crate) fn load_net(
     path: Option<&Path>,
     hand_crafted: bool,
 ) -> Result<Option<std::sync::Arc<ferrum::eval::nnue::Network>>> {
@@ -685,7 +462,7 @@ fn load_net(
 }
 
 /// What `load_net` with these arguments plays with, for a log line.
-fn net_name(path: Option<&Path>, hand_crafted: bool) -> String {
+pub(crate) fn net_name(path: Option<&Path>, hand_crafted: bool) -> String {
     match (path, hand_crafted) {
         (_, true) => "the hand-crafted evaluation".to_string(),
         (Some(p), false) => format!("the network {}", p.display()),

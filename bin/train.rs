@@ -11,27 +11,94 @@ use ferrum::tune::filter::Filter;
 use ferrum::tune::nnue::data;
 use ferrum::tune::nnue::train::{static_eval_loss, TrainConfig, Trainer};
 
-/// What `ferrum train` was asked to do.
+/// What `ferrum train` was asked to do (its command-line options).
+#[derive(clap::Args)]
 pub struct TrainArgs {
-    /// Data set directories.
+    /// Data set directories (repeat for several).
+    #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
-    /// Read only the chunks numbered below this: nothing (every chunk), one limit for every
-    /// directory, or one per directory in the order of `data`.
-    pub chunks: Vec<u64>,
-    /// Output directory.
+    /// Where checkpoints, networks and the log go.
+    #[arg(long)]
     pub out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: usize,
+    /// Positions per optimizer step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch_size: usize,
+    /// AdamW's learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Epochs (1-based) from which the learning rate is multiplied by --lr-drop.
+    #[arg(long, value_delimiter = ',', default_value = "20,27")]
+    pub lr_drop_epochs: Vec<usize>,
+    /// See --lr-drop-epochs.
+    #[arg(long, default_value_t = 0.3)]
+    pub lr_drop: f32,
+    /// AdamW's weight decay.
+    #[arg(long, default_value_t = 0.01)]
+    pub weight_decay: f32,
+    /// Share of the game result in the target (the rest: the search score). 0 by default:
+    /// with gen0's ~10,000 games the result is the noisier target (see TRAINING.md).
+    #[arg(long, default_value_t = 0.0)]
+    pub lambda: f32,
+    /// Seed of the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Threads.
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Per cent of games held out.
+    /// Per cent of the games held out to measure the loss on.
+    #[arg(long, default_value_t = 2)]
     pub holdout_percent: u32,
-    /// Continue from the checkpoint in `out`.
+    /// Skip the first plies of each game.
+    #[arg(long, default_value_t = 8)]
+    pub skip_plies: usize,
+    /// Skip positions scored beyond this many centipawns.
+    #[arg(long, default_value_t = 3000)]
+    pub max_score: i32,
+    /// Go on from the checkpoint in --out.
+    #[arg(long)]
     pub resume: bool,
-    /// Keep only this many training positions (the first ones).
+    /// Train on only the first N training positions (in chunk order; the held-out games
+    /// stay the same), to measure how the loss grows with the data.
+    #[arg(long)]
     pub train_positions: Option<usize>,
+    /// Read only the chunks numbered below N (chunk-000000 .. chunk-N-1), so that a
+    /// network's data set stays fixed while datagen goes on. Once for every directory, or
+    /// once per --data in the same order (e.g. --data gen0 --chunks 76 --data gen1 --chunks 40).
+    #[arg(long, value_name = "N")]
+    pub chunks: Vec<u64>,
+    /// Show half of the positions mirrored left to right (a different half each epoch).
+    #[arg(long)]
+    pub mirror: bool,
+}
+
+impl TrainArgs {
     /// Which positions are used.
-    pub filter: Filter,
+    fn filter(&self) -> Filter {
+        Filter {
+            skip_plies: self.skip_plies,
+            max_score: self.max_score,
+            ..Default::default()
+        }
+    }
+
     /// The optimisation.
-    pub cfg: TrainConfig,
+    fn config(&self) -> TrainConfig {
+        TrainConfig {
+            epochs: self.epochs,
+            batch_size: self.batch_size,
+            lr: self.lr,
+            lr_drop_epochs: self.lr_drop_epochs.clone(),
+            lr_drop: self.lr_drop,
+            weight_decay: self.weight_decay,
+            lambda: self.lambda,
+            seed: self.seed,
+            mirror: self.mirror,
+            ..Default::default()
+        }
+    }
 }
 
 /// Appends a line to the run's log and prints it.
@@ -77,10 +144,11 @@ pub fn train(args: TrainArgs) -> Result<()> {
         .context("cannot start the thread pool")?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let (filter, cfg) = (args.filter(), args.config());
     let start = Instant::now();
     let mut data = data::load(
         &chunk_limits(&args.data, &args.chunks)?,
-        &args.filter,
+        &filter,
         args.holdout_percent,
         |e| eprintln!("warning: {e}; the chunk's later games are skipped"),
     )?;
@@ -91,13 +159,13 @@ pub fn train(args: TrainArgs) -> Result<()> {
         bail!("the data holds no training positions");
     }
     // The yardstick: the hand-crafted evaluation's loss on the same held-out positions.
-    let hce = static_eval_loss(&data.holdout, &args.cfg, || {
+    let hce = static_eval_loss(&data.holdout, &cfg, || {
         let mut e = Evaluator::new();
         move |pos: &Position| e.hand_crafted(pos)
     });
     // The second yardstick: the embedded network's, which a new network has to beat.
     let embedded = ferrum::eval::nnue::embedded().map_or(String::new(), |net| {
-        let loss = static_eval_loss(&data.holdout, &args.cfg, || {
+        let loss = static_eval_loss(&data.holdout, &cfg, || {
             let net = net.clone();
             move |pos: &Position| net.evaluate(pos)
         });
@@ -117,7 +185,7 @@ pub fn train(args: TrainArgs) -> Result<()> {
             )
         })?
     } else {
-        Trainer::new(&args.cfg)
+        Trainer::new(&cfg)
     };
     log(
         &args.out,
@@ -128,13 +196,13 @@ pub fn train(args: TrainArgs) -> Result<()> {
             data.train.len(),
             data.holdout.len(),
             start.elapsed().as_secs_f64(),
-            args.filter,
-            args.cfg,
+            filter,
+            cfg,
             trainer.epoch
         ),
     )?;
-    while trainer.epoch < args.cfg.epochs {
-        let r = trainer.epoch(&data.train, &data.holdout, &args.cfg);
+    while trainer.epoch < cfg.epochs {
+        let r = trainer.epoch(&data.train, &data.holdout, &cfg);
         let held = r
             .holdout_loss
             .map_or(String::new(), |l| format!(", holdout loss {l:.6}"));

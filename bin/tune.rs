@@ -39,29 +39,53 @@ pub fn read_openings(path: &Path) -> Result<Vec<Position>> {
     Ok(out)
 }
 
-/// What `ferrum datagen` was asked to do.
+/// What `ferrum datagen` was asked to do (its command-line options).
+#[derive(clap::Args)]
 pub struct DatagenArgs {
-    /// The data set directory.
-    pub dir: PathBuf,
-    /// Opening positions for half the games.
+    /// The data set directory; default `$FERRUM_DATA/<--name>`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The data set's name (a directory under `$FERRUM_DATA` when --out is not given).
+    #[arg(long, default_value = "selfplay")]
+    pub name: String,
+    /// Opening positions, one EPD/FEN per line (e.g. ../shared/openings/balanced.epd); half
+    /// the games start from them, the other half from the start position.
+    #[arg(long)]
     pub openings: Option<PathBuf>,
-    /// Games to keep (`None`: until stopped).
+    /// Games to keep (default: until stopped).
+    #[arg(long)]
     pub games: Option<u64>,
-    /// Games at once.
+    /// Soft node limit per move (no new iteration past it).
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Hard node limit per move (default ten times --nodes).
+    #[arg(long)]
+    pub hard_nodes: Option<u64>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// The run's seed (`None`: from the clock).
+    /// The run's seed (default: from the clock; it is printed and stored in each chunk). A seed
+    /// already in the directory is refused: its games would repeat.
+    #[arg(long)]
     pub seed: Option<u64>,
-    /// Games per chunk.
+    /// Games per chunk file.
+    #[arg(long, default_value_t = 250)]
     pub chunk_games: usize,
-    /// How the games are played.
-    pub cfg: Config,
-    /// Which evaluation plays, in words (the log's first line names it).
-    pub evaluation: String,
+    /// Syzygy tables (directories separated by `:`, e.g. ../shared/syzygy): a game ends
+    /// with the tables' result as soon as they cover it after a capture or a pawn move.
+    #[arg(long)]
+    pub syzygy: Option<String>,
+    /// Play with this network (`.nnue`) instead of the embedded one.
+    #[arg(long, conflicts_with = "hand_crafted")]
+    pub eval_file: Option<PathBuf>,
+    /// Play with the hand-crafted evaluation (as gen0 did) instead of a network.
+    #[arg(long)]
+    pub hand_crafted: bool,
 }
 
 /// `cfg` with the Syzygy tables of `path` (`None`: without tables); says on stderr what was
 /// opened.
-pub fn with_tablebases(mut cfg: Config, path: Option<&str>) -> Result<Config> {
+fn with_tablebases(mut cfg: Config, path: Option<&str>) -> Result<Config> {
     let Some(path) = path else {
         return Ok(cfg);
     };
@@ -72,7 +96,7 @@ pub fn with_tablebases(mut cfg: Config, path: Option<&str>) -> Result<Config> {
 }
 
 /// The data set directory: `--out`, else `$FERRUM_DATA/<name>`.
-pub fn data_dir(out: Option<PathBuf>, name: &str) -> Result<PathBuf> {
+fn data_dir(out: Option<PathBuf>, name: &str) -> Result<PathBuf> {
     if let Some(dir) = out {
         return Ok(dir);
     }
@@ -129,13 +153,22 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
+    let dir = data_dir(args.out.clone(), &args.name)?;
+    let cfg = Config {
+        soft_nodes: args.nodes,
+        hard_nodes: args.hard_nodes.unwrap_or(args.nodes.saturating_mul(10)),
+        net: crate::load_net(args.eval_file.as_deref(), args.hand_crafted)?,
+        ..Default::default()
+    };
+    let cfg = with_tablebases(cfg, args.syzygy.as_deref())?;
+    let evaluation = crate::net_name(args.eval_file.as_deref(), args.hand_crafted);
     let openings = match &args.openings {
         Some(path) => read_openings(path)?,
         None => Vec::new(),
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let soft = u32::try_from(args.cfg.soft_nodes).unwrap_or(u32::MAX);
-    let (mut writer, salvage) = ChunkWriter::open(&args.dir, seed, soft, args.chunk_games)?;
+    let soft = u32::try_from(cfg.soft_nodes).unwrap_or(u32::MAX);
+    let (mut writer, salvage) = ChunkWriter::open(&dir, seed, soft, args.chunk_games)?;
     if salvage.chunks > 0 {
         eprintln!(
             "salvaged {} games from {} chunk(s) a stopped run left ({} bytes of unfinished games dropped)",
@@ -144,11 +177,11 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
     }
     eprintln!(
         "datagen: {} seed {seed}, {} threads, {} soft / {} hard nodes per move, {}, chunks from number {}",
-        args.dir.display(),
+        dir.display(),
         args.threads,
-        args.cfg.soft_nodes,
-        args.cfg.hard_nodes,
-        args.evaluation,
+        cfg.soft_nodes,
+        cfg.hard_nodes,
+        evaluation,
         writer.next_number()
     );
     let run = datagen::Run {
@@ -160,7 +193,7 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
     let mut last_report = Instant::now();
     let mut tally = Tally::default();
     let mut failure = None;
-    datagen::generate(&openings, &args.cfg, &run, |g| {
+    datagen::generate(&openings, &cfg, &run, |g| {
         if let Err(e) = writer.write(&g) {
             failure = Some(e);
             return false;
@@ -225,26 +258,38 @@ pub fn datainfo(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// What `ferrum tune` was asked to do.
+/// What `ferrum tune` was asked to do (its command-line options).
+#[derive(clap::Args)]
 pub struct TuneArgs {
-    /// Data files (`FEN | score | result` lines).
-    pub data: Vec<std::path::PathBuf>,
-    /// Where to write the new weights file.
-    pub output: std::path::PathBuf,
-    /// Full-batch Adam epochs.
+    /// Data files of `FEN | score | result` lines (repeat for several).
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// The weights file to write (e.g. src/eval/weights.rs).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Full passes over the data.
+    #[arg(long, default_value_t = 2000)]
     pub epochs: usize,
-    /// Adam step size.
-    pub learning_rate: f64,
-    /// Fixed K (fitted when absent).
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Use this K instead of fitting it.
+    #[arg(long)]
     pub k: Option<f64>,
-    /// Weight of the game result in the target (the rest: the search score).
+    /// Share of the game result in the target; the rest is sigmoid(K * search score).
+    #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
     /// Threads for the gradient.
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// L2 pull to the starting weights.
-    pub l2: f64,
-    /// Held-out data, measured but not fitted.
-    pub holdout: Option<std::path::PathBuf>,
+    /// Pull of each weight back to its starting value (L2 strength per squared
+    /// centipawn); tames the weights that few positions use.
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    /// Held-out data (other games than --data): its error against the results is only
+    /// measured, before, during and after, to show overfitting.
+    #[arg(long)]
+    pub holdout: Option<PathBuf>,
 }
 
 /// Reads one data file of text lines, or a data set directory of binary chunks (its games
@@ -320,7 +365,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     }
     let settings = Settings {
         epochs: args.epochs,
-        learning_rate: args.learning_rate,
+        learning_rate: args.lr,
         report_every: 50,
         l2: args.l2,
     };
@@ -357,7 +402,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         files.join(", "),
         files.join(" --data "),
         args.epochs,
-        args.learning_rate,
+        args.lr,
         args.lambda,
         args.l2,
     );
