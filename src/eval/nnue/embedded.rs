@@ -2,9 +2,10 @@
 //! told otherwise (`EvalFile`, `Use NNUE` in UCI; [`crate::search::Job::net`] in the library).
 //!
 //! It was trained only on Ferrum's own self-play games (data sets gen0, scored by Ferrum's
-//! search with the hand-crafted evaluation, and gen1, scored with the first network `g0-76`);
-//! `TRAINING.md` records its data (chunk names, counts and hashes), the trainer's settings and
-//! the command that reproduces it, and the games that showed it stronger than `g0-76`.
+//! search with the hand-crafted evaluation; gen1, scored with the first network `g0-76`; and
+//! gen2, scored with the second, `g1-142`); `TRAINING.md` records its data (chunk names, counts
+//! and hashes), the trainer's settings and the command that reproduces it, and the games that
+//! showed it stronger than `g1-142`.
 
 use std::sync::{Arc, LazyLock};
 
@@ -12,9 +13,9 @@ use super::Network;
 
 /// The name of the embedded network (its row in `TRAINING.md`: the data set and how many of
 /// its chunks it was trained on).
-pub const EMBEDDED_NAME: &str = "g1-142";
+pub const EMBEDDED_NAME: &str = "g2-239";
 
-static BYTES: &[u8] = include_bytes!("g1-142.nnue");
+static BYTES: &[u8] = include_bytes!("g2-239.nnue");
 
 static EMBEDDED: LazyLock<Option<Arc<Network>>> =
     // The file is checked by the tests (it loads, and plays); were it ever unreadable, the
