@@ -30,8 +30,8 @@ pub struct WdlModel {
 
 /// The fitted model (see `TRAINING.md`).
 pub const MODEL: WdlModel = WdlModel {
-    a: [555.743, -1322.534, 1244.735, -394.556],
-    b: [117.079, -108.250, 119.208, -34.258],
+    a: [601.370, -1496.287, 1482.099, -499.173],
+    b: [113.497, -112.093, 172.942, -75.200],
 };
 
 /// Scores at or beyond this are mates or tablebase results: a sure win (or loss).
