@@ -83,6 +83,19 @@ pub struct DatagenArgs {
     pub hand_crafted: bool,
 }
 
+impl DatagenArgs {
+    /// How the games are played: node limits, evaluation and tables.
+    fn config(&self) -> Result<Config> {
+        let cfg = Config {
+            soft_nodes: self.nodes,
+            hard_nodes: self.hard_nodes.unwrap_or(self.nodes.saturating_mul(10)),
+            net: crate::load_net(self.eval_file.as_deref(), self.hand_crafted)?,
+            ..Default::default()
+        };
+        with_tablebases(cfg, self.syzygy.as_deref())
+    }
+}
+
 /// `cfg` with the Syzygy tables of `path` (`None`: without tables); says on stderr what was
 /// opened.
 fn with_tablebases(mut cfg: Config, path: Option<&str>) -> Result<Config> {
@@ -154,13 +167,7 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
         bail!("--threads must be at least 1");
     }
     let dir = data_dir(args.out.clone(), &args.name)?;
-    let cfg = Config {
-        soft_nodes: args.nodes,
-        hard_nodes: args.hard_nodes.unwrap_or(args.nodes.saturating_mul(10)),
-        net: crate::load_net(args.eval_file.as_deref(), args.hand_crafted)?,
-        ..Default::default()
-    };
-    let cfg = with_tablebases(cfg, args.syzygy.as_deref())?;
+    let cfg = args.config()?;
     let evaluation = crate::net_name(args.eval_file.as_deref(), args.hand_crafted);
     let openings = match &args.openings {
         Some(path) => read_openings(path)?,
@@ -285,7 +292,7 @@ pub struct TuneArgs {
     /// Pull of each weight back to its starting value (L2 strength per squared
     /// centipawn); tames the weights that few positions use.
     #[arg(long, default_value_t = 0.0)]
-    l2: f64,
+    pub l2: f64,
     /// Held-out data (other games than --data): its error against the results is only
     /// measured, before, during and after, to show overfitting.
     #[arg(long)]
