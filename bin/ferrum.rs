@@ -76,12 +76,8 @@ enum Cmd {
         /// Depth in plies.
         #[arg(default_value_t = ferrum::search::BENCH_DEPTH)]
         depth: u32,
-        /// Evaluate with this network file (default: the embedded network).
-        #[arg(long, conflicts_with = "hand_crafted")]
-        eval_file: Option<PathBuf>,
-        /// Evaluate with the hand-crafted evaluation instead of a network.
-        #[arg(long)]
-        hand_crafted: bool,
+        #[command(flatten)]
+        eval: EvalChoice,
     },
     /// Generate training data by self-play at a soft node limit per move: whole games (every
     /// move, its search score and the result) in binary chunks of a data set directory.
@@ -256,11 +252,7 @@ fn main() -> ExitCode {
             Some(fen) if !batch => tb::probe_one(&path, &fen),
             _ => tb::probe_batch(&path, moves),
         },
-        Some(Cmd::Bench {
-            depth,
-            eval_file,
-            hand_crafted,
-        }) => load_net(eval_file.as_deref(), hand_crafted).and_then(|net| bench(depth, net)),
+        Some(Cmd::Bench { depth, eval }) => eval.load().and_then(|net| bench(depth, net)),
         Some(Cmd::Datagen(args)) => tune::datagen(args),
         Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
         Some(Cmd::Wdl {
@@ -444,29 +436,40 @@ fn add_pgn_games(builder: &mut BookBuilder, games: &Path) -> Result<usize> {
     Ok(added.skipped.len())
 }
 
-/// The network to play with: none with `hand_crafted`, else the one in `path`, else the
-/// embedded one.
-pub(crate) fn load_net(
-    path: Option<&Path>,
-    hand_crafted: bool,
-) -> Result<Option<std::sync::Arc<ferrum::eval::nnue::Network>>> {
-    if hand_crafted {
-        return Ok(None);
-    }
-    let Some(path) = path else {
-        return Ok(ferrum::eval::nnue::embedded());
-    };
-    let net = ferrum::eval::nnue::Network::load(path)
-        .with_context(|| format!("cannot load the network {}", path.display()))?;
-    Ok(Some(std::sync::Arc::new(net)))
+/// Which evaluation a command plays with: the embedded network, a network file or the
+/// hand-crafted evaluation (the options of `bench` and `datagen`).
+#[derive(clap::Args)]
+pub struct EvalChoice {
+    /// Evaluate with this network file (`.nnue`) instead of the embedded network.
+    #[arg(long, conflicts_with = "hand_crafted")]
+    pub eval_file: Option<PathBuf>,
+    /// Evaluate with the hand-crafted evaluation instead of a network (as gen0 was played).
+    #[arg(long)]
+    pub hand_crafted: bool,
 }
 
-/// What `load_net` with these arguments plays with, for a log line.
-pub(crate) fn net_name(path: Option<&Path>, hand_crafted: bool) -> String {
-    match (path, hand_crafted) {
-        (_, true) => "the hand-crafted evaluation".to_string(),
-        (Some(p), false) => format!("the network {}", p.display()),
-        (None, false) => format!("the embedded network {}", ferrum::eval::nnue::EMBEDDED_NAME),
+impl EvalChoice {
+    /// The network to play with: none with `--hand-crafted`, else the `--eval-file`, else the
+    /// embedded one.
+    pub fn load(&self) -> Result<Option<std::sync::Arc<ferrum::eval::nnue::Network>>> {
+        if self.hand_crafted {
+            return Ok(None);
+        }
+        let Some(path) = &self.eval_file else {
+            return Ok(ferrum::eval::nnue::embedded());
+        };
+        let net = ferrum::eval::nnue::Network::load(path)
+            .with_context(|| format!("cannot load the network {}", path.display()))?;
+        Ok(Some(std::sync::Arc::new(net)))
+    }
+
+    /// What [`EvalChoice::load`] plays with, for a log line.
+    pub fn name(&self) -> String {
+        match (&self.eval_file, self.hand_crafted) {
+            (_, true) => "the hand-crafted evaluation".to_string(),
+            (Some(p), false) => format!("the network {}", p.display()),
+            (None, false) => format!("the embedded network {}", ferrum::eval::nnue::EMBEDDED_NAME),
+        }
     }
 }
 

@@ -75,12 +75,8 @@ pub struct DatagenArgs {
     /// with the tables' result as soon as they cover it after a capture or a pawn move.
     #[arg(long)]
     pub syzygy: Option<String>,
-    /// Play with this network (`.nnue`) instead of the embedded one.
-    #[arg(long, conflicts_with = "hand_crafted")]
-    pub eval_file: Option<PathBuf>,
-    /// Play with the hand-crafted evaluation (as gen0 did) instead of a network.
-    #[arg(long)]
-    pub hand_crafted: bool,
+    #[command(flatten)]
+    pub eval: crate::EvalChoice,
 }
 
 impl DatagenArgs {
@@ -89,7 +85,7 @@ impl DatagenArgs {
         let cfg = Config {
             soft_nodes: self.nodes,
             hard_nodes: self.hard_nodes.unwrap_or(self.nodes.saturating_mul(10)),
-            net: crate::load_net(self.eval_file.as_deref(), self.hand_crafted)?,
+            net: self.eval.load()?,
             ..Default::default()
         };
         with_tablebases(cfg, self.syzygy.as_deref())
@@ -168,7 +164,7 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
     }
     let dir = data_dir(args.out.clone(), &args.name)?;
     let cfg = args.config()?;
-    let evaluation = crate::net_name(args.eval_file.as_deref(), args.hand_crafted);
+    let evaluation = args.eval.name();
     let openings = match &args.openings {
         Some(path) => read_openings(path)?,
         None => Vec::new(),
