@@ -6,9 +6,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use ferrum::core::Position;
+use ferrum::eval::nnue::Network;
 use ferrum::eval::Evaluator;
 use ferrum::tune::filter::Filter;
 use ferrum::tune::nnue::data;
+use ferrum::tune::nnue::net::FloatNet;
 use ferrum::tune::nnue::train::{static_eval_loss, TrainConfig, Trainer};
 
 /// What `ferrum train` was asked to do (its command-line options).
@@ -72,6 +74,10 @@ pub struct TrainArgs {
     /// Show half of the positions mirrored left to right (a different half each epoch).
     #[arg(long)]
     pub mirror: bool,
+    /// Start from this network file (fine-tuning) instead of random weights; ignored when
+    /// --resume finds a checkpoint.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
 }
 
 impl TrainArgs {
@@ -184,6 +190,10 @@ pub fn train(args: TrainArgs) -> Result<()> {
                 checkpoint.display()
             )
         })?
+    } else if let Some(path) = &args.init {
+        let net =
+            Network::load(path).with_context(|| format!("cannot start from {}", path.display()))?;
+        Trainer::from_net(FloatNet::from_network(&net))
     } else {
         Trainer::new(&cfg)
     };

@@ -86,6 +86,26 @@ impl FloatNet {
         FloatNet { params }
     }
 
+    /// The float network that the quantised `net` stands for (each integer divided by its
+    /// scale): where a run that fine-tunes an earlier network starts. Quantising it gives
+    /// `net` back.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let mut params = vec![0.0f32; NET_PARAMS];
+        for (i, row) in net.l1_weights.iter().enumerate() {
+            for (j, &w) in row.iter().enumerate() {
+                params[i * HIDDEN + j] = f32::from(w) / QA as f32;
+            }
+        }
+        for (j, &b) in net.l1_bias.iter().enumerate() {
+            params[L1_BIAS + j] = f32::from(b) / QA as f32;
+        }
+        for (j, &w) in net.out_weights.iter().enumerate() {
+            params[OUT_W + j] = f32::from(w) / QB as f32;
+        }
+        params[OUT_B] = net.out_bias as f32 / (QA * QB) as f32;
+        FloatNet { params }
+    }
+
     /// The forward pass.
     pub fn forward(&self, f: &Features) -> Forward {
         let p = &self.params;
@@ -201,6 +221,31 @@ mod tests {
             let b = Features::of(&Position::from_fen(mirror).expect("fen"));
             assert_eq!(sorted(a), sorted(b), "{fen}");
         }
+    }
+
+    #[test]
+    fn a_quantised_network_comes_back_from_its_float_form() {
+        let mut float = FloatNet::random(9);
+        float.params[L1_BIAS..OUT_W]
+            .iter_mut()
+            .for_each(|b| *b = 0.25);
+        float.params[OUT_B] = -0.4;
+        let net = float.quantise();
+        let back = FloatNet::from_network(&net);
+        assert!(
+            back.quantise() == net,
+            "from_network then quantise changed the network"
+        );
+        let pos = Position::startpos();
+        assert!((back.evaluate(&pos) - net.evaluate(&pos) as f32).abs() <= 1.0);
+        // And it is the float network within the quantisation step.
+        let worst = float
+            .params
+            .iter()
+            .zip(&back.params)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(worst <= 0.5 / QB as f32 + 1e-6, "{worst}");
     }
 
     /// Integer inference must follow the trainer's float network: this catches perspective

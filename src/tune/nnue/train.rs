@@ -162,6 +162,14 @@ impl Trainer {
         }
     }
 
+    /// A new run that starts from `net` (fine-tuning) with a fresh optimizer.
+    pub fn from_net(net: FloatNet) -> Trainer {
+        Trainer {
+            net,
+            ..Trainer::new(&TrainConfig::default())
+        }
+    }
+
     /// The mean loss of the network on `data` (parallel).
     pub fn loss(&self, data: &[Packed], cfg: &TrainConfig) -> f64 {
         if data.is_empty() {
