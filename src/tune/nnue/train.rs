@@ -407,6 +407,37 @@ mod tests {
     }
 
     #[test]
+    fn fine_tuning_starts_from_the_given_network_with_a_fresh_optimizer() {
+        let cfg = TrainConfig {
+            epochs: 40,
+            batch_size: 32,
+            lr: 0.01,
+            lr_drop_epochs: vec![],
+            ..TrainConfig::default()
+        };
+        let data = tiny_data();
+        let mut trained = Trainer::new(&cfg);
+        for _ in 0..cfg.epochs {
+            trained.epoch(&data, &[], &cfg);
+        }
+        // Through the engine's file format and back, as `train --init` reads it.
+        let file = trained.net.quantise().to_bytes();
+        let net = crate::eval::nnue::Network::from_bytes(&file).expect("network");
+        let tuned = Trainer::from_net(FloatNet::from_network(&net));
+        assert_eq!((tuned.epoch, tuned.step), (0, 0));
+        assert!(tuned.m.iter().chain(&tuned.v).all(|&x| x == 0.0));
+        let (fresh, start, end) = (
+            Trainer::new(&cfg).loss(&data, &cfg),
+            tuned.loss(&data, &cfg),
+            trained.loss(&data, &cfg),
+        );
+        assert!(
+            start < fresh / 4.0 && (start - end).abs() < 0.1 * fresh,
+            "random {fresh}, fine-tuning start {start}, trained {end}"
+        );
+    }
+
+    #[test]
     fn a_run_is_reproducible_and_a_checkpoint_resumes_it_exactly() {
         let cfg = TrainConfig {
             batch_size: 50,
