@@ -385,21 +385,32 @@ mod tests {
         assert!((blind - 2.0 / 3.0 * far * far).abs() < 1e-4, "{blind}");
     }
 
-    #[test]
-    fn training_lowers_the_loss_and_learns_the_queen() {
-        let cfg = TrainConfig {
+    /// Forty epochs at a high learning rate: enough for the tiny data to be learnt.
+    fn quick_config() -> TrainConfig {
+        TrainConfig {
             epochs: 40,
             batch_size: 32,
             lr: 0.01,
             lr_drop_epochs: vec![],
             ..TrainConfig::default()
-        };
-        let data = tiny_data();
-        let mut t = Trainer::new(&cfg);
-        let before = t.loss(&data, &cfg);
-        for _ in 0..cfg.epochs {
-            t.epoch(&data, &[], &cfg);
         }
+    }
+
+    /// A run of `cfg.epochs` epochs on `data` from random weights.
+    fn trained(data: &[Packed], cfg: &TrainConfig) -> Trainer {
+        let mut t = Trainer::new(cfg);
+        for _ in 0..cfg.epochs {
+            t.epoch(data, &[], cfg);
+        }
+        t
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_learns_the_queen() {
+        let cfg = quick_config();
+        let data = tiny_data();
+        let before = Trainer::new(&cfg).loss(&data, &cfg);
+        let t = trained(&data, &cfg);
         let after = t.loss(&data, &cfg);
         assert!(after < before / 4.0, "loss {before} -> {after}");
         let up = Position::from_fen("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1").expect("fen");
@@ -408,18 +419,9 @@ mod tests {
 
     #[test]
     fn fine_tuning_starts_from_the_given_network_with_a_fresh_optimizer() {
-        let cfg = TrainConfig {
-            epochs: 40,
-            batch_size: 32,
-            lr: 0.01,
-            lr_drop_epochs: vec![],
-            ..TrainConfig::default()
-        };
+        let cfg = quick_config();
         let data = tiny_data();
-        let mut trained = Trainer::new(&cfg);
-        for _ in 0..cfg.epochs {
-            trained.epoch(&data, &[], &cfg);
-        }
+        let trained = trained(&data, &cfg);
         // Through the engine's file format and back, as `train --init` reads it.
         let file = trained.net.quantise().to_bytes();
         let net = crate::eval::nnue::Network::from_bytes(&file).expect("network");
