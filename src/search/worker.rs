@@ -67,6 +67,33 @@ struct NodeEval {
     has_pieces: bool,
 }
 
+/// What a move's late-move reduction depends on besides its node.
+struct LateMove {
+    /// Its place among the moves searched at the node (1 for the first).
+    searched: usize,
+    /// Its history score if it is quiet (tactical moves are not reduced).
+    quiet_score: Option<i32>,
+    gives_check: bool,
+    /// A killer or the counter move.
+    refutation: bool,
+}
+
+/// Late-move reduction: quiet moves late in the order get a shallower search, less so at PV
+/// nodes, in improving positions, for refutations, checks and moves with a good history.
+fn late_move_reduction(w: &Window, node: &NodeEval, late: &LateMove, new_depth: i32) -> i32 {
+    let Some(quiet_score) = late.quiet_score else {
+        return 0;
+    };
+    if w.depth < 3 || late.searched <= 1 + w.pv_node as usize {
+        return 0;
+    }
+    (lmr(w.depth, late.searched) + !w.pv_node as i32 + !node.improving as i32 + w.cut_node as i32
+        - late.gives_check as i32
+        - late.refutation as i32
+        - quiet_score / 8_000)
+        .clamp(0, (new_depth - 1).max(0))
+}
+
 /// A node's search window and kind, as its move loop sees them.
 #[derive(Copy, Clone)]
 struct Window {
@@ -956,7 +983,7 @@ impl<'a> Worker<'a> {
             depth,
             ply,
             pv_node,
-            cut_node,
+            ..
         } = w;
         let excluded = self.stack[ply].excluded;
         let lineage = self.lineage(ply);
@@ -1006,33 +1033,14 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1 + extension;
             searched += 1;
 
-            let score = if searched == 1 {
-                -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node)
-            } else {
-                // Late-move reduction: quiet moves late in the order get a shallower search,
-                // less so for refutations, checks and moves with a good history.
-                let r = if depth >= 3 && searched > 1 + pv_node as usize && quiet {
-                    let refutation = m == killers[0] || m == killers[1] || m == counter;
-                    (lmr(depth, searched)
-                        + !pv_node as i32
-                        + !node.improving as i32
-                        + cut_node as i32
-                        - gives_check as i32
-                        - refutation as i32
-                        - quiet_score / 8_000)
-                        .clamp(0, (new_depth - 1).max(0))
-                } else {
-                    0
-                };
-                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if s > alpha && r > 0 {
-                    s = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-                }
-                if pv_node && s > alpha && s < beta {
-                    s = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-                }
-                s
+            let late = LateMove {
+                searched,
+                quiet_score: quiet.then_some(quiet_score),
+                gives_check,
+                refutation: m == killers[0] || m == killers[1] || m == counter,
             };
+            let r = late_move_reduction(&w, node, &late, new_depth);
+            let score = self.search_child(&w, alpha, new_depth, r, searched == 1);
             self.unmake(m, &undo);
             self.keys.pop();
             if self.stopped {
@@ -1067,6 +1075,25 @@ impl<'a> Worker<'a> {
             }
         }
         Some(out)
+    }
+
+    /// Searches the position after a move (made by the caller) from the window `w` with
+    /// `alpha` raised by the moves before it: the first move with the whole window; a later one
+    /// with a null window at `new_depth - r`, again at full depth if it beats alpha after a
+    /// reduction, and at a PV node with the whole window if it lands inside it.
+    fn search_child(&mut self, w: &Window, alpha: i32, new_depth: i32, r: i32, first: bool) -> i32 {
+        let (beta, ply) = (w.beta, w.ply + 1);
+        if first {
+            return -self.search(-beta, -alpha, new_depth, ply, !w.pv_node && !w.cut_node);
+        }
+        let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply, true);
+        if s > alpha && r > 0 {
+            s = -self.search(-alpha - 1, -alpha, new_depth, ply, !w.cut_node);
+        }
+        if w.pv_node && s > alpha && s < beta {
+            s = -self.search(-beta, -alpha, new_depth, ply, false);
+        }
+        s
     }
 
     /// Whether a move is worth searching at this node: late quiet moves at low depth
