@@ -82,12 +82,38 @@ impl Delta {
         d
     }
 
-    fn apply(&self, net: &Network, acc: &mut Accumulator, perspective: Color) {
-        for &(p, sq) in self.removed.iter().flatten() {
-            acc.sub(net, feature(perspective, p, sq));
-        }
-        for &(p, sq) in self.added.iter().flatten() {
-            acc.add(net, feature(perspective, p, sq));
+    /// `to` becomes `from` with this change applied, seen from `perspective`.
+    ///
+    /// The common shapes (a quiet move: one piece off, one on; a capture: two off, one on) are
+    /// done in one pass over the accumulator, reading `from` and the weight rows and writing
+    /// `to` once, instead of copying and then passing once per changed piece.
+    fn apply(&self, net: &Network, from: &Accumulator, to: &mut Accumulator, perspective: Color) {
+        let row = |&(p, sq): &(Piece, Square)| &net.l1_weights[feature(perspective, p, sq)];
+        match (self.removed, self.added) {
+            ([Some(r0), None], [Some(a0), None]) => {
+                let (r0, a0) = (row(&r0), row(&a0));
+                for i in 0..HIDDEN {
+                    to.0[i] = from.0[i].wrapping_sub(r0[i]).wrapping_add(a0[i]);
+                }
+            }
+            ([Some(r0), Some(r1)], [Some(a0), None]) => {
+                let (r0, r1, a0) = (row(&r0), row(&r1), row(&a0));
+                for i in 0..HIDDEN {
+                    to.0[i] = from.0[i]
+                        .wrapping_sub(r0[i])
+                        .wrapping_sub(r1[i])
+                        .wrapping_add(a0[i]);
+                }
+            }
+            _ => {
+                *to = *from;
+                for &(p, sq) in self.removed.iter().flatten() {
+                    to.sub(net, feature(perspective, p, sq));
+                }
+                for &(p, sq) in self.added.iter().flatten() {
+                    to.add(net, feature(perspective, p, sq));
+                }
+            }
         }
     }
 }
@@ -165,12 +191,12 @@ impl AccumulatorStack {
             base -= 1;
         }
         for i in base + 1..=self.top {
-            let mut acc = self.entries[i - 1].acc;
-            let delta = self.entries[i].delta;
-            delta.apply(net, &mut acc[0], Color::White);
-            delta.apply(net, &mut acc[1], Color::Black);
-            self.entries[i].acc = acc;
-            self.entries[i].computed = true;
+            let (below, above) = self.entries.split_at_mut(i);
+            let (from, to) = (&below[i - 1].acc, &mut above[0]);
+            let delta = to.delta;
+            delta.apply(net, &from[0], &mut to.acc[0], Color::White);
+            delta.apply(net, &from[1], &mut to.acc[1], Color::Black);
+            to.computed = true;
         }
         &self.entries[self.top].acc
     }

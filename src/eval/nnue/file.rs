@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
+use super::{Network, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
 
 /// The first eight bytes of a network file.
 pub const NET_MAGIC: [u8; 8] = *b"FRMNNUE1";
@@ -37,6 +37,14 @@ pub enum NetError {
     },
     /// The checksum does not match the bytes.
     Checksum,
+    /// An output weight is beyond ±[`MAX_OUTPUT_WEIGHT`] (no trainer of Ferrum's writes one;
+    /// inference relies on the bound).
+    OutputWeightOutOfRange {
+        /// The weight's index in the output layer.
+        index: usize,
+        /// Its value.
+        value: i16,
+    },
 }
 
 impl fmt::Display for NetError {
@@ -54,6 +62,10 @@ impl fmt::Display for NetError {
                 "the network file has {found} bytes where {expected} are expected"
             ),
             NetError::Checksum => write!(f, "the network file's checksum does not match"),
+            NetError::OutputWeightOutOfRange { index, value } => write!(
+                f,
+                "output weight {index} is {value}, beyond the ±{MAX_OUTPUT_WEIGHT} inference allows"
+            ),
         }
     }
 }
@@ -120,6 +132,14 @@ impl Network {
         net.l1_bias.iter_mut().for_each(|b| *b = r.i16());
         net.out_weights.iter_mut().for_each(|w| *w = r.i16());
         net.out_bias = r.u32() as i32;
+        if let Some((index, &value)) = net
+            .out_weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
+        {
+            return Err(NetError::OutputWeightOutOfRange { index, value });
+        }
         Ok(net)
     }
 

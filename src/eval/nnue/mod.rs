@@ -42,6 +42,10 @@ pub const SCALE: i32 = 400;
 /// Largest weight magnitude the trainer allows (so that no integer sum can overflow: see
 /// [`Network::evaluate_accumulators`]).
 pub const WEIGHT_CLIP: f32 = 1.98;
+/// Largest output weight magnitude a network may have: [`WEIGHT_CLIP`] · [`QB`], rounded.
+/// Inference multiplies activations by output weights in 16 bits, so the file loader refuses a
+/// network beyond it.
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
 /// The input index of `piece` on `sq` seen from `perspective`: the perspective's own pieces
 /// come first, and Black sees the board mirrored top to bottom, so both sides see their pieces
@@ -78,13 +82,19 @@ impl std::fmt::Debug for Network {
     }
 }
 
+/// Σ screlu(a) · w, where screlu(a)² is computed as v · (v · w) with v = clamp(a, 0, QA).
+///
+/// v · w is formed in 16 bits on purpose: it fits (|v · w| ≤ 255 · 127, the file loader
+/// refuses larger output weights), and a sum of 16-bit by 16-bit products widened to 32 bits
+/// is what x86's `pmaddwd` (and other targets' widening multiply-adds) compute, eight lanes
+/// at a time, where 32-bit products need the slower `pmulld`.
 #[inline(always)]
 fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i32 {
     let mut sum = 0i32;
     for (&a, &w) in acc.iter().zip(weights) {
-        let v = i32::from(a).clamp(0, QA);
-        // v · w fits 16 bits (255 · 127), and 2 · HIDDEN products of v · (v · w) fit 32.
-        sum += v * (v * i32::from(w));
+        let v = a.clamp(0, QA as i16);
+        let vw = v.wrapping_mul(w);
+        sum += i32::from(vw) * i32::from(v);
     }
     sum
 }
@@ -111,18 +121,19 @@ impl Network {
     }
 
     /// Sets output weight `i` (`0..HIDDEN`: the side to move's neurons, then the other
-    /// side's; quantised by [`QB`]).
+    /// side's; quantised by [`QB`]), clamped to ±[`MAX_OUTPUT_WEIGHT`].
     pub fn set_output_weight(&mut self, i: usize, value: i16) {
         if let Some(w) = self.out_weights.get_mut(i) {
-            *w = value;
+            *w = value.clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT);
         }
     }
 
     /// The score in centipawns, for the side to move, of the two perspectives' accumulators.
     ///
-    /// No sum can overflow: activations are at most [`QA`] = 255 and the trainer keeps every
-    /// output weight within 127 (|w| ≤ [`WEIGHT_CLIP`] · [`QB`]), so each product is below
-    /// 255² · 127 and 256 of them stay below 2³¹.
+    /// No sum can overflow: activations are at most [`QA`] = 255 and every output weight is
+    /// within [`MAX_OUTPUT_WEIGHT`] = 127 (the trainer clips to [`WEIGHT_CLIP`] · [`QB`], the
+    /// loader refuses more), so each activation-weight product fits 16 bits, each term is
+    /// below 255² · 127 and 256 of them stay below 2³¹.
     #[inline]
     pub fn evaluate_accumulators(&self, us: &Accumulator, them: &Accumulator) -> i32 {
         let (ours, theirs) = self.out_weights.split_at(HIDDEN);

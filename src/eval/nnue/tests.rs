@@ -159,6 +159,45 @@ fn network_files_round_trip_and_damage_is_a_typed_error() {
         Network::load(std::path::Path::new("no/such/file.nnue")),
         Err(NetError::Io(_))
     ));
+    // A well-formed file whose output weight inference cannot multiply in 16 bits.
+    let mut heavy = random_network(3);
+    heavy.out_weights[200] = MAX_OUTPUT_WEIGHT + 1;
+    assert_eq!(
+        Network::from_bytes(&heavy.to_bytes()),
+        Err(NetError::OutputWeightOutOfRange {
+            index: 200,
+            value: MAX_OUTPUT_WEIGHT + 1
+        })
+    );
+    heavy.out_weights[200] = -MAX_OUTPUT_WEIGHT;
+    assert_eq!(Network::from_bytes(&heavy.to_bytes()), Ok(heavy));
+}
+
+#[test]
+fn the_16_bit_output_layer_equals_32_bit_arithmetic() {
+    // Accumulator values beyond both ends of the clamp, and the extreme weights.
+    let mut s = 7u64;
+    let mut next = move |lo: i32, hi: i32| {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+        (lo + (s >> 33) as i32 % (hi - lo + 1)) as i16
+    };
+    for round in 0..200 {
+        let acc: [i16; HIDDEN] = std::array::from_fn(|_| next(-600, 600));
+        let weights: [i16; HIDDEN] = std::array::from_fn(|i| match (round + i) % 7 {
+            0 => MAX_OUTPUT_WEIGHT,
+            1 => -MAX_OUTPUT_WEIGHT,
+            _ => next(-127, 127),
+        });
+        let reference: i32 = acc
+            .iter()
+            .zip(&weights)
+            .map(|(&a, &w)| {
+                let v = i32::from(a).clamp(0, QA);
+                v * v * i32::from(w)
+            })
+            .sum();
+        assert_eq!(screlu_dot(&acc, &weights), reference, "round {round}");
+    }
 }
 
 #[test]
