@@ -11,7 +11,7 @@ use ferrum::eval::Evaluator;
 use ferrum::tune::filter::Filter;
 use ferrum::tune::nnue::data;
 use ferrum::tune::nnue::net::FloatNet;
-use ferrum::tune::nnue::train::{static_eval_loss, TrainConfig, Trainer};
+use ferrum::tune::nnue::train::{scale_factor, static_eval_loss, TrainConfig, Trainer};
 
 /// What `ferrum train` was asked to do (its command-line options).
 #[derive(clap::Args)]
@@ -78,7 +78,17 @@ pub struct TrainArgs {
     /// --resume finds a checkpoint.
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
+    /// Also write each epoch's network brought to this network's scale (`embedded` for the
+    /// embedded one) as `net-eNNN-scaled.nnue`: its output layer multiplied by the factor that
+    /// makes its scores on the held-out positions match the reference's on average. Each
+    /// generation otherwise scores larger than the last (TRAINING.md), which narrows the
+    /// search's margins.
+    #[arg(long, value_name = "NET")]
+    pub scale_like: Option<PathBuf>,
 }
+
+/// Scores beyond this many centipawns (either network's) do not set a scale factor.
+const SCALE_WINDOW: i32 = 1000;
 
 impl TrainArgs {
     /// Which positions are used.
@@ -139,6 +149,44 @@ pub fn chunk_limits(dirs: &[PathBuf], chunks: &[u64]) -> Result<Vec<(PathBuf, Op
         .collect()
 }
 
+/// The network `--scale-like` names: `embedded`, or a network file.
+fn scale_reference(arg: &std::path::Path) -> Result<Network> {
+    if arg.as_os_str() == "embedded" {
+        return ferrum::eval::nnue::embedded()
+            .map(|net| (*net).clone())
+            .context("the embedded network does not load");
+    }
+    Network::load(arg).with_context(|| format!("cannot read --scale-like {}", arg.display()))
+}
+
+/// Writes `net` brought to `reference`'s scale on `holdout` beside `path` (`-scaled`), and says
+/// by what factor and how closely the quantised network meets it.
+fn write_scaled(
+    net: &FloatNet,
+    reference: &Network,
+    holdout: &[data::Packed],
+    path: &std::path::Path,
+) -> Result<String> {
+    let Some(factor) = scale_factor(holdout, &net.quantise(), reference, SCALE_WINDOW) else {
+        return Ok("no held-out position to scale on".to_string());
+    };
+    let mut scaled = net.clone();
+    let clipped = scaled.scale_output(factor as f32);
+    let quantised = scaled.quantise();
+    let left = scale_factor(holdout, &quantised, reference, SCALE_WINDOW).unwrap_or(f64::NAN);
+    let out = path.with_file_name(format!(
+        "{}-scaled.nnue",
+        path.file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().into_owned())
+    ));
+    std::fs::write(&out, quantised.to_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(format!(
+        "scaled x{factor:.3} to the reference ({clipped} output weights clipped; factor left after quantising {left:.3}) -> {}",
+        out.display()
+    ))
+}
+
 /// `ferrum train`.
 pub fn train(args: TrainArgs) -> Result<()> {
     if args.threads == 0 {
@@ -180,6 +228,11 @@ pub fn train(args: TrainArgs) -> Result<()> {
             ferrum::eval::nnue::EMBEDDED_NAME
         )
     });
+    let scale_like = args
+        .scale_like
+        .as_deref()
+        .map(scale_reference)
+        .transpose()?;
     let checkpoint = args.out.join("checkpoint.bin");
     let mut trainer = if args.resume && checkpoint.exists() {
         let bytes = std::fs::read(&checkpoint)
@@ -233,6 +286,10 @@ pub fn train(args: TrainArgs) -> Result<()> {
                 net_path.display()
             ),
         )?;
+        if let Some(reference) = &scale_like {
+            let line = write_scaled(&trainer.net, reference, &data.holdout, &net_path)?;
+            log(&args.out, &format!("epoch {}: {line}", r.epoch))?;
+        }
     }
     Ok(())
 }

@@ -175,6 +175,23 @@ impl FloatNet {
         }
     }
 
+    /// Multiplies the output layer (weights and bias) by `factor`, so that every evaluation is
+    /// `factor` times what it was (before quantisation), and keeps the weights within
+    /// ±[`WEIGHT_CLIP`]. Returns how many output weights the clip had to cut (then the
+    /// largest evaluations grow by less than `factor`). The quantised output weights are
+    /// integers of 1/[`QB`], so [`quantise`](FloatNet::quantise) meets the factor only to within
+    /// that rounding: measure the quantised network again.
+    pub fn scale_output(&mut self, factor: f32) -> usize {
+        let mut clipped = 0;
+        for w in &mut self.params[OUT_W..OUT_B] {
+            let scaled = *w * factor;
+            *w = scaled.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+            clipped += usize::from(*w != scaled);
+        }
+        self.params[OUT_B] *= factor;
+        clipped
+    }
+
     /// The engine's integer network: first layer × [`QA`], output weights × [`QB`], output bias
     /// × `QA · QB`, rounded and saturated.
     pub fn quantise(&self) -> Network {

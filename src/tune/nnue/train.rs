@@ -11,6 +11,7 @@ use super::data::Packed;
 use super::net::{FloatNet, NET_PARAMS};
 use crate::core::zobrist::mix64;
 use crate::core::Position;
+use crate::eval::nnue::Network;
 use crate::tune::Rng;
 
 /// How to train.
@@ -127,6 +128,33 @@ where
     } else {
         sum / n as f64
     }
+}
+
+/// The factor that brings `new`'s evaluations to `reference`'s scale on `data`: the
+/// least-squares slope through the origin of the reference's score on the new one's,
+/// Σ ref·new / Σ new² (1 for the same network; 0.5 when `new` calls every position twice what
+/// `reference` does). Positions that do not unpack, and those either network scores beyond
+/// ±`within` centipawns, are left out, so a few won positions do not set the scale. `None`
+/// when no position is left or the new network scores them all 0.
+pub fn scale_factor(
+    data: &[Packed],
+    new: &Network,
+    reference: &Network,
+    within: i32,
+) -> Option<f64> {
+    let (cross, square) = data
+        .par_iter()
+        .filter_map(|p| p.position())
+        .map(|pos| {
+            (
+                f64::from(new.evaluate(&pos)),
+                f64::from(reference.evaluate(&pos)),
+            )
+        })
+        .filter(|(n, r)| n.abs() <= f64::from(within) && r.abs() <= f64::from(within))
+        .map(|(n, r)| (n * r, n * n))
+        .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+    (square > 0.0).then(|| cross / square)
 }
 
 /// Whether training position `i` is shown mirrored in the epoch whose draw is `flip`: about
@@ -383,6 +411,47 @@ mod tests {
         let blind = static_eval_loss(&data, &cfg, || |_: &Position| 0);
         let far = 1.0 / (1.0 + (-900.0f64 / 400.0).exp()) - 0.5;
         assert!((blind - 2.0 / 3.0 * far * far).abs() < 1e-4, "{blind}");
+    }
+
+    #[test]
+    fn the_scale_factor_brings_a_network_to_the_reference_scale() {
+        let Some(reference) = crate::eval::nnue::embedded() else {
+            panic!("the embedded network loads");
+        };
+        let fens = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "rnbqkb1r/ppp2ppp/4pn2/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 2 4",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1",
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+        ];
+        let data: Vec<Packed> = fens
+            .iter()
+            .map(|f| Packed::new(&Position::from_fen(f).expect("fen"), 0, 0.5))
+            .collect();
+        let same = scale_factor(&data, &reference, &reference, 3000);
+        assert_eq!(same, Some(1.0));
+        // Output weights are integers of 1/QB: with even ones, halving is exact.
+        let mut reference = (*reference).clone();
+        reference.out_weights.iter_mut().for_each(|w| *w -= *w % 2);
+        reference.out_bias -= reference.out_bias % 2;
+        // A copy that calls everything half as good needs twice its scores.
+        let mut half = FloatNet::from_network(&reference);
+        assert_eq!(half.scale_output(0.5), 0, "halving clips nothing");
+        let half = half.quantise();
+        let f = scale_factor(&data, &half, &reference, 3000).expect("scored positions");
+        assert!((f - 2.0).abs() < 0.02, "{f}");
+        // Scaled by that factor it is back on the reference's scale.
+        let mut back = FloatNet::from_network(&half);
+        back.scale_output(f as f32);
+        let again = scale_factor(&data, &back.quantise(), &reference, 3000).expect("scored");
+        assert!((again - 1.0).abs() < 0.02, "{again}");
+        // Beyond the clip, the weights stop growing and say so.
+        assert!(FloatNet::from_network(&reference).scale_output(3.0) > 0);
+        // Nothing inside the window: no factor.
+        assert_eq!(scale_factor(&data, &reference, &reference, -1), None);
     }
 
     /// Forty epochs at a high learning rate: enough for the tiny data to be learnt.
