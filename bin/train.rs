@@ -159,15 +159,17 @@ fn scale_reference(arg: &std::path::Path) -> Result<Network> {
     Network::load(arg).with_context(|| format!("cannot read --scale-like {}", arg.display()))
 }
 
-/// Writes `net` brought to `reference`'s scale on `holdout` beside `path` (`-scaled`), and says
-/// by what factor and how closely the quantised network meets it.
+/// Writes `net` (whose quantised form, as saved at `path`, is `quantised`) brought to
+/// `reference`'s scale on `holdout` beside `path` (`-scaled`), and says by what factor and how
+/// closely the quantised result meets it.
 fn write_scaled(
     net: &FloatNet,
+    quantised: &Network,
     reference: &Network,
     holdout: &[data::Packed],
     path: &std::path::Path,
 ) -> Result<String> {
-    let Some(factor) = scale_factor(holdout, &net.quantise(), reference, SCALE_WINDOW) else {
+    let Some(factor) = scale_factor(holdout, quantised, reference, SCALE_WINDOW) else {
         return Ok("no held-out position to scale on".to_string());
     };
     let mut scaled = net.clone();
@@ -273,7 +275,8 @@ pub fn train(args: TrainArgs) -> Result<()> {
             .save(&checkpoint)
             .with_context(|| format!("cannot write {}", checkpoint.display()))?;
         let net_path = args.out.join(format!("net-e{:03}.nnue", r.epoch));
-        std::fs::write(&net_path, trainer.net.quantise().to_bytes())
+        let quantised = trainer.net.quantise();
+        std::fs::write(&net_path, quantised.to_bytes())
             .with_context(|| format!("cannot write {}", net_path.display()))?;
         log(
             &args.out,
@@ -287,7 +290,13 @@ pub fn train(args: TrainArgs) -> Result<()> {
             ),
         )?;
         if let Some(reference) = &scale_like {
-            let line = write_scaled(&trainer.net, reference, &data.holdout, &net_path)?;
+            let line = write_scaled(
+                &trainer.net,
+                &quantised,
+                reference,
+                &data.holdout,
+                &net_path,
+            )?;
             log(&args.out, &format!("epoch {}: {line}", r.epoch))?;
         }
     }

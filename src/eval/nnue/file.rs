@@ -136,7 +136,7 @@ impl Network {
             .out_weights
             .iter()
             .enumerate()
-            .find(|(_, w)| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
+            .find(|(_, w)| !(-MAX_OUTPUT_WEIGHT..=MAX_OUTPUT_WEIGHT).contains(*w))
         {
             return Err(NetError::OutputWeightOutOfRange { index, value });
         }

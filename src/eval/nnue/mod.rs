@@ -85,9 +85,9 @@ impl std::fmt::Debug for Network {
 /// Σ screlu(a) · w, where screlu(a)² is computed as v · (v · w) with v = clamp(a, 0, QA).
 ///
 /// v · w is formed in 16 bits on purpose: it fits (|v · w| ≤ 255 · 127, the file loader
-/// refuses larger output weights), and a sum of 16-bit by 16-bit products widened to 32 bits
-/// is what x86's `pmaddwd` (and other targets' widening multiply-adds) compute, eight lanes
-/// at a time, where 32-bit products need the slower `pmulld`.
+/// refuses larger output weights), so x86 computes it with `pmullw` and the widening second
+/// product with `pmaddwd` instead of two 32-bit `pmulld` (at `x86-64-v2`, LLVM uses `pmaddwd`
+/// on four zero-extended lanes, not eight).
 #[inline(always)]
 fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i32 {
     let mut sum = 0i32;
