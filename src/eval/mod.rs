@@ -229,7 +229,7 @@ impl Evaluator {
                     n.keys.push(pos.key());
                 }
                 n.stack
-                    .evaluate(&n.net, pos.side_to_move())
+                    .evaluate(&n.net, pos.side_to_move(), pos.occupied().count())
                     .clamp(-NNUE_SCORE_LIMIT, NNUE_SCORE_LIMIT)
             }
             None => self.hand_crafted(pos),

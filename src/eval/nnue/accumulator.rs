@@ -201,12 +201,14 @@ impl AccumulatorStack {
         &self.entries[self.top].acc
     }
 
-    /// The score for `side` to move of the current position.
-    pub fn evaluate(&mut self, net: &Network, side: Color) -> i32 {
+    /// The score for `side` to move of the current position, which has `pieces` pieces on
+    /// the board (they choose the output bucket).
+    pub fn evaluate(&mut self, net: &Network, side: Color, pieces: u32) -> i32 {
         let [white, black] = *self.current(net);
+        let bucket = super::output_bucket(pieces);
         match side {
-            Color::White => net.evaluate_accumulators(&white, &black),
-            Color::Black => net.evaluate_accumulators(&black, &white),
+            Color::White => net.evaluate_accumulators(&white, &black, bucket),
+            Color::Black => net.evaluate_accumulators(&black, &white, bucket),
         }
     }
 

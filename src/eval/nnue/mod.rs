@@ -1,6 +1,9 @@
 //! The neural evaluation (NNUE): 768 inputs per perspective (piece, square, seen from that
 //! side) → [`HIDDEN`] neurons per perspective → one output, with the side to move's half
-//! first, SCReLU activation, and integer arithmetic (`i16` accumulators, `i32` output).
+//! first, SCReLU activation, and integer arithmetic (`i16` accumulators, `i32` output). The
+//! output layer has [`OUTPUT_BUCKETS`] sets of weights, one chosen by the number of pieces on
+//! the board ([`output_bucket`]), so the hidden features can weigh differently in the opening,
+//! the middlegame and the endgame.
 //!
 //! The float network of the trainer (`ferrum train`) is quantised by [`QA`] (first layer) and
 //! [`QB`] (output layer); the output, divided by `QA · QB`, is multiplied by [`SCALE`] to give
@@ -39,6 +42,16 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's float output.
 pub const SCALE: i32 = 400;
+/// Sets of output weights; a position uses the one its piece count picks ([`output_bucket`]).
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces on the board, kings included:
+/// 2–5 pieces use bucket 0, 6–9 bucket 1, …, 30–32 bucket 7.
+#[inline(always)]
+pub fn output_bucket(pieces: u32) -> usize {
+    (pieces.saturating_sub(2) as usize / 4).min(OUTPUT_BUCKETS - 1)
+}
+
 /// Largest weight magnitude the trainer allows (so that no integer sum can overflow: see
 /// [`Network::evaluate_accumulators`]).
 pub const WEIGHT_CLIP: f32 = 1.98;
@@ -66,17 +79,17 @@ pub struct Network {
     pub(crate) l1_weights: Box<[[i16; HIDDEN]; INPUTS]>,
     /// First layer biases.
     pub(crate) l1_bias: [i16; HIDDEN],
-    /// Output weights: the side to move's half, then the other side's.
-    pub(crate) out_weights: [i16; 2 * HIDDEN],
-    /// Output bias, in units of `QA · QB`.
-    pub(crate) out_bias: i32,
+    /// Output weights per bucket: the side to move's half, then the other side's.
+    pub(crate) out_weights: [[i16; 2 * HIDDEN]; OUTPUT_BUCKETS],
+    /// Output bias per bucket, in units of `QA · QB`.
+    pub(crate) out_bias: [i32; OUTPUT_BUCKETS],
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({INPUTS}->{HIDDEN}x2->1, bias {})",
+            "Network({INPUTS}->{HIDDEN}x2->1x{OUTPUT_BUCKETS}, biases {:?})",
             self.out_bias
         )
     }
@@ -108,8 +121,8 @@ impl Network {
                 .try_into()
                 .unwrap_or_else(|_| Box::new([[0; HIDDEN]; INPUTS])),
             l1_bias: [0; HIDDEN],
-            out_weights: [0; 2 * HIDDEN],
-            out_bias: 0,
+            out_weights: [[0; 2 * HIDDEN]; OUTPUT_BUCKETS],
+            out_bias: [0; OUTPUT_BUCKETS],
         }
     }
 
@@ -120,26 +133,41 @@ impl Network {
         }
     }
 
-    /// Sets output weight `i` (`0..HIDDEN`: the side to move's neurons, then the other
-    /// side's; quantised by [`QB`]), clamped to ±[`MAX_OUTPUT_WEIGHT`].
+    /// Sets output weight `i` (`0..2 · HIDDEN`: the side to move's neurons, then the other
+    /// side's; quantised by [`QB`]) in every bucket, clamped to ±[`MAX_OUTPUT_WEIGHT`].
     pub fn set_output_weight(&mut self, i: usize, value: i16) {
-        if let Some(w) = self.out_weights.get_mut(i) {
+        for bucket in 0..OUTPUT_BUCKETS {
+            self.set_bucket_output_weight(bucket, i, value);
+        }
+    }
+
+    /// Sets output weight `i` of one bucket (see [`set_output_weight`](Self::set_output_weight)).
+    pub fn set_bucket_output_weight(&mut self, bucket: usize, i: usize, value: i16) {
+        if let Some(w) = self.out_weights.get_mut(bucket).and_then(|b| b.get_mut(i)) {
             *w = value.clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT);
         }
     }
 
-    /// The score in centipawns, for the side to move, of the two perspectives' accumulators.
+    /// The score in centipawns, for the side to move, of the two perspectives' accumulators,
+    /// with the output weights of `bucket` (see [`output_bucket`]; a bucket beyond the last
+    /// uses the last).
     ///
     /// No sum can overflow: activations are at most [`QA`] = 255 and every output weight is
     /// within [`MAX_OUTPUT_WEIGHT`] = 127 (the trainer clips to [`WEIGHT_CLIP`] · [`QB`], the
     /// loader refuses more), so each activation-weight product fits 16 bits, each term is
     /// below 255² · 127 and 256 of them stay below 2³¹.
     #[inline]
-    pub fn evaluate_accumulators(&self, us: &Accumulator, them: &Accumulator) -> i32 {
-        let (ours, theirs) = self.out_weights.split_at(HIDDEN);
+    pub fn evaluate_accumulators(
+        &self,
+        us: &Accumulator,
+        them: &Accumulator,
+        bucket: usize,
+    ) -> i32 {
+        let bucket = bucket.min(OUTPUT_BUCKETS - 1);
+        let (ours, theirs) = self.out_weights[bucket].split_at(HIDDEN);
         let sum = screlu_dot(&us.0, ours) + screlu_dot(&them.0, theirs);
         // The activations carry QA², the weights QB: one QA goes here, the bias has QA · QB.
-        let out = sum / QA + self.out_bias;
+        let out = sum / QA + self.out_bias[bucket];
         (i64::from(out) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
@@ -147,9 +175,10 @@ impl Network {
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let white = Accumulator::refresh(self, pos, Color::White);
         let black = Accumulator::refresh(self, pos, Color::Black);
+        let bucket = output_bucket(pos.occupied().count());
         match pos.side_to_move() {
-            Color::White => self.evaluate_accumulators(&white, &black),
-            Color::Black => self.evaluate_accumulators(&black, &white),
+            Color::White => self.evaluate_accumulators(&white, &black, bucket),
+            Color::Black => self.evaluate_accumulators(&black, &white, bucket),
         }
     }
 }

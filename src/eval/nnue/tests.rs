@@ -18,8 +18,13 @@ pub(crate) fn random_network(seed: u64) -> Network {
         row.iter_mut().for_each(|w| *w = next(60));
     }
     net.l1_bias.iter_mut().for_each(|b| *b = next(120) + 60);
-    net.out_weights.iter_mut().for_each(|w| *w = next(127));
-    net.out_bias = i32::from(next(3000));
+    net.out_weights
+        .iter_mut()
+        .flatten()
+        .for_each(|w| *w = next(127));
+    net.out_bias
+        .iter_mut()
+        .for_each(|b| *b = i32::from(next(3000)));
     net
 }
 
@@ -161,16 +166,59 @@ fn network_files_round_trip_and_damage_is_a_typed_error() {
     ));
     // A well-formed file whose output weight inference cannot multiply in 16 bits.
     let mut heavy = random_network(3);
-    heavy.out_weights[200] = MAX_OUTPUT_WEIGHT + 1;
+    heavy.out_weights[5][200] = MAX_OUTPUT_WEIGHT + 1;
     assert_eq!(
         Network::from_bytes(&heavy.to_bytes()),
         Err(NetError::OutputWeightOutOfRange {
+            bucket: 5,
             index: 200,
             value: MAX_OUTPUT_WEIGHT + 1
         })
     );
-    heavy.out_weights[200] = -MAX_OUTPUT_WEIGHT;
+    heavy.out_weights[5][200] = -MAX_OUTPUT_WEIGHT;
     assert_eq!(Network::from_bytes(&heavy.to_bytes()), Ok(heavy));
+}
+
+#[test]
+fn a_version_1_file_gives_its_one_output_layer_to_every_bucket() {
+    let net = random_network(4);
+    let v1 = net.to_bytes_v1();
+    assert_eq!(v1.len(), file::NET_FILE_BYTES_V1);
+    let loaded = Network::from_bytes(&v1).expect("a version-1 file loads");
+    assert_eq!(loaded.l1_weights, net.l1_weights);
+    for bucket in 0..OUTPUT_BUCKETS {
+        assert_eq!(loaded.out_weights[bucket], net.out_weights[0], "{bucket}");
+        assert_eq!(loaded.out_bias[bucket], net.out_bias[0], "{bucket}");
+    }
+    // Damage to a version-1 file is refused as in version 2.
+    let mut flipped = v1.clone();
+    flipped[500] ^= 4;
+    assert_eq!(Network::from_bytes(&flipped), Err(NetError::Checksum));
+    assert!(matches!(
+        Network::from_bytes(&v1[..v1.len() - 2]),
+        Err(NetError::WrongLength { .. })
+    ));
+}
+
+#[test]
+fn the_piece_count_chooses_the_output_bucket() {
+    assert_eq!(output_bucket(2), 0);
+    assert_eq!(output_bucket(5), 0);
+    assert_eq!(output_bucket(6), 1);
+    assert_eq!(output_bucket(29), 6);
+    assert_eq!(output_bucket(30), 7);
+    assert_eq!(output_bucket(32), 7);
+    // A network whose buckets differ only in their biases scores each position by its own.
+    let mut net = Network::zeroed();
+    for (b, bias) in net.out_bias.iter_mut().enumerate() {
+        *bias = (b as i32 + 1) * QA * QB / 4;
+    }
+    let cp = |b: i32| (b + 1) * SCALE / 4;
+    assert_eq!(net.evaluate(&Position::startpos()), cp(7));
+    let kqk = Position::from_fen("4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1").expect("fen");
+    assert_eq!(net.evaluate(&kqk), cp(0));
+    let ten = Position::from_fen("r3k3/pp6/8/8/8/8/PPP5/R3K2R w - - 0 1").expect("fen");
+    assert_eq!(net.evaluate(&ten), cp(2));
 }
 
 #[test]

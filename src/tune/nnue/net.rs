@@ -2,20 +2,28 @@
 //! into the engine's integer [`Network`].
 
 use crate::core::Position;
-use crate::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_CLIP};
+use crate::eval::nnue::{
+    feature, output_bucket, Network, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP,
+};
 
 use crate::tune::Rng;
 
-/// Number of parameters: first-layer weights and biases, output weights and bias (named apart
-/// from `eval::params::NUM_PARAMS`, the hand-crafted evaluation's weights).
-pub const NET_PARAMS: usize = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1;
+/// Number of parameters: first-layer weights and biases, each bucket's output weights, each
+/// bucket's output bias (named apart from `eval::params::NUM_PARAMS`, the hand-crafted
+/// evaluation's weights).
+pub const NET_PARAMS: usize = INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * (2 * HIDDEN + 1);
 const L1_BIAS: usize = INPUTS * HIDDEN;
 const OUT_W: usize = L1_BIAS + HIDDEN;
-const OUT_B: usize = OUT_W + 2 * HIDDEN;
+const OUT_B: usize = OUT_W + OUTPUT_BUCKETS * 2 * HIDDEN;
+
+/// Where bucket `b`'s output weights start.
+const fn out_w(b: usize) -> usize {
+    OUT_W + b * 2 * HIDDEN
+}
 
 /// The network's parameters as one flat vector (so the optimizer treats them alike):
-/// `[first-layer weights, input-major | first-layer biases | output weights (side to move's
-/// half first) | output bias]`.
+/// `[first-layer weights, input-major | first-layer biases | each bucket's output weights
+/// (side to move's half first) | each bucket's output bias]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     /// The parameters.
@@ -45,6 +53,11 @@ impl Features {
         f
     }
 
+    /// The output bucket of the position (its piece count is its number of inputs).
+    pub fn bucket(&self) -> usize {
+        output_bucket(self.us.len() as u32)
+    }
+
     /// The inputs of the position mirrored left to right (files a and h swapped), from the
     /// same perspectives.
     pub fn mirrored(mut self) -> Features {
@@ -59,6 +72,7 @@ impl Features {
 /// The activations of one forward pass, kept for the backward pass.
 pub struct Forward {
     acc: [[f32; HIDDEN]; 2],
+    bucket: usize,
     /// The output (in units of [`SCALE`] centipawns).
     pub out: f32,
 }
@@ -99,10 +113,12 @@ impl FloatNet {
         for (j, &b) in net.l1_bias.iter().enumerate() {
             params[L1_BIAS + j] = f32::from(b) / QA as f32;
         }
-        for (j, &w) in net.out_weights.iter().enumerate() {
+        for (j, &w) in net.out_weights.iter().flatten().enumerate() {
             params[OUT_W + j] = f32::from(w) / QB as f32;
         }
-        params[OUT_B] = net.out_bias as f32 / (QA * QB) as f32;
+        for (b, &bias) in net.out_bias.iter().enumerate() {
+            params[OUT_B + b] = bias as f32 / (QA * QB) as f32;
+        }
         FloatNet { params }
     }
 
@@ -119,16 +135,17 @@ impl FloatNet {
                 }
             }
         }
-        let mut out = p[OUT_B];
+        let bucket = f.bucket();
+        let mut out = p[OUT_B + bucket];
         for side in 0..2 {
-            let w = &p[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            let w = &p[out_w(bucket) + side * HIDDEN..out_w(bucket) + (side + 1) * HIDDEN];
             out += acc[side]
                 .iter()
                 .zip(w)
                 .map(|(&a, &w)| screlu(a) * w)
                 .sum::<f32>();
         }
-        Forward { acc, out }
+        Forward { acc, bucket, out }
     }
 
     /// The score in centipawns for the side to move (float inference).
@@ -139,11 +156,12 @@ impl FloatNet {
     /// Adds to `grad` the gradient of the loss for one position, given d(loss)/d(out).
     pub fn backward(&self, f: &Features, fw: &Forward, d_out: f32, grad: &mut [f32]) {
         let p = &self.params;
-        grad[OUT_B] += d_out;
+        grad[OUT_B + fw.bucket] += d_out;
         for (side, inputs) in [&f.us, &f.them].into_iter().enumerate() {
-            let w = &p[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            let half = out_w(fw.bucket) + side * HIDDEN..out_w(fw.bucket) + (side + 1) * HIDDEN;
+            let w = &p[half.clone()];
             let mut d_acc = [0.0f32; HIDDEN];
-            let g_out = &mut grad[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            let g_out = &mut grad[half];
             for j in 0..HIDDEN {
                 let a = fw.acc[side][j];
                 g_out[j] += d_out * screlu(a);
@@ -169,7 +187,7 @@ impl FloatNet {
     /// left free but saturate when quantised).
     pub fn clip(&mut self) {
         let (first, rest) = self.params.split_at_mut(L1_BIAS);
-        let outputs = &mut rest[HIDDEN..HIDDEN + 2 * HIDDEN];
+        let outputs = &mut rest[HIDDEN..OUT_B - L1_BIAS];
         for w in first.iter_mut().chain(outputs.iter_mut()) {
             *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
@@ -188,7 +206,7 @@ impl FloatNet {
             *w = scaled.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
             clipped += usize::from(*w != scaled);
         }
-        self.params[OUT_B] *= factor;
+        self.params[OUT_B..].iter_mut().for_each(|b| *b *= factor);
         clipped
     }
 
@@ -205,10 +223,12 @@ impl FloatNet {
         for (j, b) in net.l1_bias.iter_mut().enumerate() {
             *b = q16(self.params[L1_BIAS + j], QA);
         }
-        for (j, w) in net.out_weights.iter_mut().enumerate() {
+        for (j, w) in net.out_weights.iter_mut().flatten().enumerate() {
             *w = q16(self.params[OUT_W + j], QB);
         }
-        net.out_bias = (self.params[OUT_B] * (QA * QB) as f32).round() as i32;
+        for (b, bias) in net.out_bias.iter_mut().enumerate() {
+            *bias = (self.params[OUT_B + b] * (QA * QB) as f32).round() as i32;
+        }
         net
     }
 }
@@ -246,7 +266,10 @@ mod tests {
         float.params[L1_BIAS..OUT_W]
             .iter_mut()
             .for_each(|b| *b = 0.25);
-        float.params[OUT_B] = -0.4;
+        float.params[OUT_B..]
+            .iter_mut()
+            .enumerate()
+            .for_each(|(b, p)| *p = -0.4 + 0.1 * b as f32);
         let net = float.quantise();
         let back = FloatNet::from_network(&net);
         assert!(
@@ -279,7 +302,7 @@ mod tests {
         for w in &mut float.params[OUT_W..OUT_B] {
             *w *= 12.0;
         }
-        float.params[OUT_B] = 0.05;
+        float.params[OUT_B..].iter_mut().for_each(|b| *b = 0.05);
         // First on the quantisation grid, where only the integer divisions may differ.
         let mut grid = float.clone();
         for (i, p) in grid.params.iter_mut().enumerate() {

@@ -435,8 +435,12 @@ mod tests {
         assert_eq!(same, Some(1.0));
         // Output weights are integers of 1/QB: with even ones, halving is exact.
         let mut reference = (*reference).clone();
-        reference.out_weights.iter_mut().for_each(|w| *w -= *w % 2);
-        reference.out_bias -= reference.out_bias % 2;
+        reference
+            .out_weights
+            .iter_mut()
+            .flatten()
+            .for_each(|w| *w -= *w % 2);
+        reference.out_bias.iter_mut().for_each(|b| *b -= *b % 2);
         // A copy that calls everything half as good needs twice its scores.
         let mut half = FloatNet::from_network(&reference);
         assert_eq!(half.scale_output(0.5), 0, "halving clips nothing");
