@@ -1,7 +1,7 @@
 //! The network file (`.nnue`): a header that names the shape and the quantisation, the
 //! integer weights in little-endian order, and a checksum. `src/eval/nnue/FORMAT.md` lists
 //! the bytes. Version 2 (written) has [`OUTPUT_BUCKETS`] output layers; version 1 (read, the
-//! networks up to `g2-239`) has one, which the loader gives to every bucket, so such a
+//! networks up to `g3-353`) has one, which the loader gives to every bucket, so such a
 //! network scores exactly as before.
 
 use std::fmt;
