@@ -30,8 +30,8 @@ pub struct WdlModel {
 
 /// The fitted model (see `TRAINING.md`).
 pub const MODEL: WdlModel = WdlModel {
-    a: [601.370, -1496.287, 1482.099, -499.173],
-    b: [113.497, -112.093, 172.942, -75.200],
+    a: [692.145, -1754.262, 1738.344, -583.160],
+    b: [116.421, -112.687, 186.204, -82.733],
 };
 
 /// Scores at or beyond this are mates or tablebase results: a sure win (or loss).
