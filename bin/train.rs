@@ -74,6 +74,10 @@ pub struct TrainArgs {
     /// Show half of the positions mirrored left to right (a different half each epoch).
     #[arg(long)]
     pub mirror: bool,
+    /// Train one output layer shared by all output buckets (their mean to start with, written
+    /// into every bucket): for fine-tuning a network whose buckets are copies of one layer.
+    #[arg(long)]
+    pub tied_buckets: bool,
     /// Start from this network file (fine-tuning) instead of random weights; ignored when
     /// --resume finds a checkpoint.
     #[arg(long, value_name = "NET")]
@@ -112,9 +116,19 @@ impl TrainArgs {
             lambda: self.lambda,
             seed: self.seed,
             mirror: self.mirror,
+            tied_buckets: self.tied_buckets,
             ..Default::default()
         }
     }
+}
+
+/// A new run's trainer with its output buckets tied when the run trains them tied (a resumed
+/// run's checkpoint already has them as its first epoch left them).
+fn tied_if(mut trainer: Trainer, cfg: &TrainConfig) -> Trainer {
+    if cfg.tied_buckets {
+        trainer.net.tie_outputs();
+    }
+    trainer
 }
 
 /// Appends a line to the run's log and prints it.
@@ -248,9 +262,9 @@ pub fn train(args: TrainArgs) -> Result<()> {
     } else if let Some(path) = &args.init {
         let net =
             Network::load(path).with_context(|| format!("cannot start from {}", path.display()))?;
-        Trainer::from_net(FloatNet::from_network(&net))
+        tied_if(Trainer::from_net(FloatNet::from_network(&net)), &cfg)
     } else {
-        Trainer::new(&cfg)
+        tied_if(Trainer::new(&cfg), &cfg)
     };
     log(
         &args.out,

@@ -210,6 +210,21 @@ impl FloatNet {
         clipped
     }
 
+    /// Makes every bucket's output layer their mean, so that the buckets start tied (see
+    /// [`FloatNet::tie_gradient`]). A network trained with one output layer and copied into
+    /// every bucket is unchanged.
+    pub fn tie_outputs(&mut self) {
+        tie(&mut self.params, 1.0 / OUTPUT_BUCKETS as f32);
+    }
+
+    /// Turns the gradient `grad` of a network whose buckets are tied into that of one shared
+    /// output layer: each output parameter's gradient summed over the buckets, written into
+    /// every bucket. Tied buckets given the same updates stay tied, and the network is then
+    /// one output layer stored eight times (the engine's file format keeps its buckets).
+    pub fn tie_gradient(grad: &mut [f32]) {
+        tie(grad, 1.0);
+    }
+
     /// The engine's integer network: first layer × [`QA`], output weights × [`QB`], output bias
     /// × `QA · QB`, rounded and saturated.
     pub fn quantise(&self) -> Network {
@@ -231,6 +246,19 @@ impl FloatNet {
         }
         net
     }
+}
+
+/// Writes into every bucket's slot of the output layer (weights and bias) the sum over the
+/// buckets times `factor`.
+fn tie(v: &mut [f32], factor: f32) {
+    for j in 0..2 * HIDDEN {
+        let sum: f32 = (0..OUTPUT_BUCKETS).map(|b| v[out_w(b) + j]).sum();
+        (0..OUTPUT_BUCKETS).for_each(|b| v[out_w(b) + j] = sum * factor);
+    }
+    let sum: f32 = v[OUT_B..OUT_B + OUTPUT_BUCKETS].iter().sum();
+    v[OUT_B..OUT_B + OUTPUT_BUCKETS]
+        .iter_mut()
+        .for_each(|b| *b = sum * factor);
 }
 
 #[cfg(test)]

@@ -40,6 +40,11 @@ pub struct TrainConfig {
     /// network sees no castling rights, so a mirrored position is as good a sample, and the
     /// data goes twice as far against overfitting.
     pub mirror: bool,
+    /// Train one output layer shared by every output bucket (its gradient summed over the
+    /// buckets) instead of one per bucket: for a network whose buckets start equal, such as
+    /// one trained before buckets existed. Each untied bucket learns from its share of the
+    /// positions only.
+    pub tied_buckets: bool,
 }
 
 impl Default for TrainConfig {
@@ -55,6 +60,7 @@ impl Default for TrainConfig {
             eval_scale: 400.0,
             seed: 1,
             mirror: false,
+            tied_buckets: false,
         }
     }
 }
@@ -296,6 +302,9 @@ impl Trainer {
                     *t += g;
                 }
             }
+            if cfg.tied_buckets {
+                FloatNet::tie_gradient(&mut total);
+            }
             self.adamw(&total, batch.len(), lr, cfg);
         }
         self.epoch = epoch;
@@ -510,6 +519,46 @@ mod tests {
             start < fresh / 4.0 && (start - end).abs() < 0.1 * fresh,
             "random {fresh}, fine-tuning start {start}, trained {end}"
         );
+    }
+
+    #[test]
+    fn tied_buckets_train_one_shared_output_layer() {
+        // Positions in the first bucket (3 and 4 pieces) and in the last (the full board).
+        let mut data = tiny_data();
+        let start = Position::startpos();
+        let down = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("fen");
+        for _ in 0..64 {
+            data.push(Packed::new(&start, 30, 0.5));
+            data.push(Packed::new(&down, 900, 1.0));
+        }
+        let run = |tied: bool| {
+            let cfg = TrainConfig {
+                epochs: 5,
+                tied_buckets: tied,
+                ..quick_config()
+            };
+            let mut t = Trainer::new(&cfg);
+            if tied {
+                t.net.tie_outputs();
+            }
+            let before = t.net.quantise();
+            for _ in 0..cfg.epochs {
+                t.epoch(&data, &[], &cfg);
+            }
+            (before, t.net.quantise())
+        };
+        let (before, tied) = run(true);
+        let (first, last) = (0, crate::eval::nnue::OUTPUT_BUCKETS - 1);
+        assert!(tied.out_weights.iter().all(|w| *w == tied.out_weights[0]));
+        assert!(tied.out_bias.iter().all(|b| *b == tied.out_bias[0]));
+        assert!(
+            tied.out_weights[0] != before.out_weights[0],
+            "the shared layer trained"
+        );
+        // Untied, the two buckets the data reaches move apart.
+        let (_, untied) = run(false);
+        assert!(untied.out_weights[first] != untied.out_weights[last]);
     }
 
     #[test]
