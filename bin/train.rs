@@ -280,6 +280,7 @@ pub fn train(args: TrainArgs) -> Result<()> {
             trainer.epoch
         ),
     )?;
+    log_buckets(&args.out, &trainer, &data.holdout, &cfg, "start")?;
     while trainer.epoch < cfg.epochs {
         let r = trainer.epoch(&data.train, &data.holdout, &cfg);
         let held = r
@@ -313,8 +314,34 @@ pub fn train(args: TrainArgs) -> Result<()> {
             )?;
             log(&args.out, &format!("epoch {}: {line}", r.epoch))?;
         }
+        if trainer.epoch == cfg.epochs {
+            log_buckets(&args.out, &trainer, &data.holdout, &cfg, "end")?;
+        }
     }
     Ok(())
+}
+
+/// Logs the held-out loss of each output bucket (its positions in brackets): where a run
+/// gains, since the buckets from the fewest pieces up hold very different numbers of positions.
+/// With `--epochs 0` it measures the `--init` network alone.
+fn log_buckets(
+    out: &std::path::Path,
+    trainer: &Trainer,
+    holdout: &[data::Packed],
+    cfg: &TrainConfig,
+    when: &str,
+) -> Result<()> {
+    let cells: Vec<String> = trainer
+        .loss_by_bucket(holdout, cfg)
+        .iter()
+        .enumerate()
+        .map(|(b, (n, loss))| format!("{b}: {loss:.6} ({n})"))
+        .collect();
+    let line = format!(
+        "holdout loss by output bucket, {when}: {}",
+        cells.join(", ")
+    );
+    log(out, &line)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use super::data::Packed;
 use super::net::{FloatNet, NET_PARAMS};
 use crate::core::zobrist::mix64;
 use crate::core::Position;
-use crate::eval::nnue::Network;
+use crate::eval::nnue::{Network, OUTPUT_BUCKETS};
 use crate::tune::Rng;
 
 /// How to train.
@@ -214,6 +214,35 @@ impl Trainer {
             .map(|p| squared_error(self.net.forward(&p.features()).out * 400.0, p, cfg))
             .sum();
         sum / data.len() as f64
+    }
+
+    /// The mean loss on `data` of the positions in each output bucket, with their number (0
+    /// where a bucket has none): where a network gains or loses against another.
+    pub fn loss_by_bucket(&self, data: &[Packed], cfg: &TrainConfig) -> Vec<(usize, f64)> {
+        let sums = data
+            .par_iter()
+            .fold(
+                || vec![(0usize, 0.0f64); OUTPUT_BUCKETS],
+                |mut sums, p| {
+                    let f = p.features();
+                    let out = self.net.forward(&f).out * 400.0;
+                    let slot = &mut sums[f.bucket()];
+                    *slot = (slot.0 + 1, slot.1 + squared_error(out, p, cfg));
+                    sums
+                },
+            )
+            .reduce(
+                || vec![(0, 0.0); OUTPUT_BUCKETS],
+                |a, b| {
+                    a.iter()
+                        .zip(&b)
+                        .map(|(x, y)| (x.0 + y.0, x.1 + y.1))
+                        .collect()
+                },
+            );
+        sums.into_iter()
+            .map(|(n, sum)| (n, if n == 0 { 0.0 } else { sum / n as f64 }))
+            .collect()
     }
 
     /// The gradient of the batch's summed loss, and that loss.
@@ -521,9 +550,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn tied_buckets_train_one_shared_output_layer() {
-        // Positions in the first bucket (3 and 4 pieces) and in the last (the full board).
+    /// Positions in the first output bucket (3 and 4 pieces: `tiny_data`) and in the last
+    /// (the full board, 31 and 32 pieces).
+    fn two_bucket_data() -> Vec<Packed> {
         let mut data = tiny_data();
         let start = Position::startpos();
         let down = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
@@ -532,6 +561,37 @@ mod tests {
             data.push(Packed::new(&start, 30, 0.5));
             data.push(Packed::new(&down, 900, 1.0));
         }
+        data
+    }
+
+    #[test]
+    fn the_loss_by_bucket_splits_the_loss() {
+        let cfg = quick_config();
+        let data = two_bucket_data();
+        let t = trained(
+            &tiny_data(),
+            &TrainConfig {
+                epochs: 3,
+                ..cfg.clone()
+            },
+        );
+        let by_bucket = t.loss_by_bucket(&data, &cfg);
+        let last = crate::eval::nnue::OUTPUT_BUCKETS - 1;
+        let counts: Vec<usize> = by_bucket.iter().map(|b| b.0).collect();
+        let mut expected = vec![0; last + 1];
+        (expected[0], expected[last]) = (192, 128);
+        assert_eq!(counts, expected);
+        // The buckets' losses weighted by their positions make the whole loss.
+        let weighted: f64 = by_bucket.iter().map(|&(n, l)| n as f64 * l).sum();
+        let whole = t.loss(&data, &cfg);
+        assert!((weighted / data.len() as f64 - whole).abs() < 1e-9 * whole.max(1.0));
+        // Trained on the first bucket's positions only, it knows those better.
+        assert!(by_bucket[0].1 < by_bucket[last].1, "{by_bucket:?}");
+    }
+
+    #[test]
+    fn tied_buckets_train_one_shared_output_layer() {
+        let data = two_bucket_data();
         let run = |tied: bool| {
             let cfg = TrainConfig {
                 epochs: 5,
