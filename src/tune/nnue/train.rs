@@ -8,7 +8,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::data::Packed;
-use super::net::{FloatNet, NET_PARAMS};
+use super::net::{Features, FloatNet, NET_PARAMS};
 use crate::core::zobrist::mix64;
 use crate::core::Position;
 use crate::eval::nnue::{Network, OUTPUT_BUCKETS};
@@ -211,9 +211,14 @@ impl Trainer {
         }
         let sum: f64 = data
             .par_iter()
-            .map(|p| squared_error(self.net.forward(&p.features()).out * 400.0, p, cfg))
+            .map(|p| self.position_loss(&p.features(), p, cfg))
             .sum();
         sum / data.len() as f64
+    }
+
+    /// One position's loss: the network's output in centipawns against its label.
+    fn position_loss(&self, f: &Features, p: &Packed, cfg: &TrainConfig) -> f64 {
+        squared_error(self.net.forward(f).out * 400.0, p, cfg)
     }
 
     /// The mean loss on `data` of the positions in each output bucket, with their number (0
@@ -225,9 +230,8 @@ impl Trainer {
                 || vec![(0usize, 0.0f64); OUTPUT_BUCKETS],
                 |mut sums, p| {
                     let f = p.features();
-                    let out = self.net.forward(&f).out * 400.0;
                     let slot = &mut sums[f.bucket()];
-                    *slot = (slot.0 + 1, slot.1 + squared_error(out, p, cfg));
+                    *slot = (slot.0 + 1, slot.1 + self.position_loss(&f, p, cfg));
                     sums
                 },
             )
@@ -576,7 +580,7 @@ mod tests {
             },
         );
         let by_bucket = t.loss_by_bucket(&data, &cfg);
-        let last = crate::eval::nnue::OUTPUT_BUCKETS - 1;
+        let last = OUTPUT_BUCKETS - 1;
         let counts: Vec<usize> = by_bucket.iter().map(|b| b.0).collect();
         let mut expected = vec![0; last + 1];
         (expected[0], expected[last]) = (192, 128);
@@ -609,7 +613,7 @@ mod tests {
             (before, t.net.quantise())
         };
         let (before, tied) = run(true);
-        let (first, last) = (0, crate::eval::nnue::OUTPUT_BUCKETS - 1);
+        let (first, last) = (0, OUTPUT_BUCKETS - 1);
         assert!(tied.out_weights.iter().all(|w| *w == tied.out_weights[0]));
         assert!(tied.out_bias.iter().all(|b| *b == tied.out_bias[0]));
         assert!(
