@@ -883,9 +883,11 @@ impl<'a> Worker<'a> {
     ) -> Option<i32> {
         let eval = node.eval;
         // Reverse futility: far above beta with little depth left, a quiet move will not
-        // bring it back down.
+        // bring it back down. Not against a mated beta: the evaluation says nothing about
+        // escaping a mate the search has already found.
         if depth <= 8
             && eval.abs() < MATE_BOUND
+            && beta > -MATE_BOUND
             && eval - 80 * (depth - node.improving as i32) >= beta
         {
             return Some(eval);
@@ -1119,7 +1121,13 @@ impl<'a> Worker<'a> {
         if !node.in_check && depth <= 8 && late {
             return MovePruning::SkipQuiets;
         }
-        if !node.in_check && depth <= 6 && node.eval + 100 + 90 * depth <= alpha {
+        // Futility: not when alpha is a mate, which only another mate can beat, and a quiet move
+        // can mate (the rook's 1. Kf7 Kh7 2. Rh1# was pruned for 1. Rh1+, a mate in three).
+        if !node.in_check
+            && depth <= 6
+            && alpha < MATE_BOUND
+            && node.eval + 100 + 90 * depth <= alpha
+        {
             return MovePruning::SkipQuiets;
         }
         if depth <= 6 && !see_ge(&self.pos, m, -25 * depth * depth) {
