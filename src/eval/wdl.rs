@@ -30,8 +30,8 @@ pub struct WdlModel {
 
 /// The fitted model (see `TRAINING.md`).
 pub const MODEL: WdlModel = WdlModel {
-    a: [692.145, -1754.262, 1738.344, -583.160],
-    b: [116.421, -112.687, 186.204, -82.733],
+    a: [702.019, -1818.600, 1835.517, -626.773],
+    b: [101.769, -68.422, 130.686, -65.588],
 };
 
 /// Scores at or beyond this are mates or tablebase results: a sure win (or loss).
