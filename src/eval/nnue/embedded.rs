@@ -4,9 +4,10 @@
 //! It was trained only on Ferrum's own self-play games: the third network, `g2-239` (data sets
 //! gen0, scored by Ferrum's search with the hand-crafted evaluation; gen1, scored with the first
 //! network `g0-76`; and gen2, scored with the second, `g1-142`), fine-tuned on gen3 (scored with
-//! `g2-239`) and brought back to `g2-239`'s scale. `TRAINING.md` records its data (chunk names,
-//! counts and hashes), the trainer's settings and the command that reproduces it, and the games
-//! that showed it stronger than `g2-239`.
+//! `g2-239`) into `g3-353`, then fine-tuned again on gen4 (scored with `g3-353`) with one output
+//! layer shared by its 8 output buckets, and brought back to `g3-353`'s scale. `TRAINING.md`
+//! records its data (chunk names, counts and hashes), the trainer's settings and the command
+//! that reproduces it, and the games that showed it stronger than `g3-353`.
 
 use std::sync::{Arc, LazyLock};
 
@@ -14,9 +15,9 @@ use super::Network;
 
 /// The name of the embedded network (its row in `TRAINING.md`: the data set and how many of
 /// its chunks it was trained on).
-pub const EMBEDDED_NAME: &str = "g3-353";
+pub const EMBEDDED_NAME: &str = "g4-483t";
 
-static BYTES: &[u8] = include_bytes!("g3-353.nnue");
+static BYTES: &[u8] = include_bytes!("g4-483t.nnue");
 
 static EMBEDDED: LazyLock<Option<Arc<Network>>> =
     // The file is checked by the tests (it loads, and plays); were it ever unreadable, the
