@@ -203,7 +203,7 @@ fn write_scaled(
     ))
 }
 
-/// `ferrum train`.
+/// `ferrum train`: loads the data, starts or resumes the trainer, and runs the epochs.
 pub fn train(args: TrainArgs) -> Result<()> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
@@ -216,60 +216,19 @@ pub fn train(args: TrainArgs) -> Result<()> {
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let (filter, cfg) = (args.filter(), args.config());
     let start = Instant::now();
-    let mut data = data::load(
-        &chunk_limits(&args.data, &args.chunks)?,
-        &filter,
-        args.holdout_percent,
-        |e| eprintln!("warning: {e}; the chunk's later games are skipped"),
-    )?;
-    if let Some(n) = args.train_positions {
-        data.train.truncate(n);
-    }
-    if data.train.is_empty() {
-        bail!("the data holds no training positions");
-    }
-    // The yardstick: the hand-crafted evaluation's loss on the same held-out positions.
-    let hce = static_eval_loss(&data.holdout, &cfg, || {
-        let mut e = Evaluator::new();
-        move |pos: &Position| e.hand_crafted(pos)
-    });
-    // The second yardstick: the embedded network's, which a new network has to beat.
-    let embedded = ferrum::eval::nnue::embedded().map_or(String::new(), |net| {
-        let loss = static_eval_loss(&data.holdout, &cfg, || {
-            let net = net.clone();
-            move |pos: &Position| net.evaluate(pos)
-        });
-        format!(
-            "; the embedded network {}'s {loss:.6}",
-            ferrum::eval::nnue::EMBEDDED_NAME
-        )
-    });
+    let data = load_data(&args, &filter)?;
+    let yardsticks = yardsticks(&data.holdout, &cfg);
     let scale_like = args
         .scale_like
         .as_deref()
         .map(scale_reference)
         .transpose()?;
     let checkpoint = args.out.join("checkpoint.bin");
-    let mut trainer = if args.resume && checkpoint.exists() {
-        let bytes = std::fs::read(&checkpoint)
-            .with_context(|| format!("cannot read {}", checkpoint.display()))?;
-        Trainer::from_bytes(&bytes).with_context(|| {
-            format!(
-                "{} is not a checkpoint of this network",
-                checkpoint.display()
-            )
-        })?
-    } else if let Some(path) = &args.init {
-        let net =
-            Network::load(path).with_context(|| format!("cannot start from {}", path.display()))?;
-        tied_if(Trainer::from_net(FloatNet::from_network(&net)), &cfg)
-    } else {
-        tied_if(Trainer::new(&cfg), &cfg)
-    };
+    let mut trainer = start_trainer(&args, &cfg, &checkpoint)?;
     log(
         &args.out,
         &format!(
-            "data: {} chunks, {} games, {} training and {} held-out positions (loaded in {:.1} s); hand-crafted evaluation's holdout loss {hce:.6}{embedded}; {:?}; {:?}; starting after epoch {}",
+            "data: {} chunks, {} games, {} training and {} held-out positions (loaded in {:.1} s); {yardsticks}; {:?}; {:?}; starting after epoch {}",
             data.chunks,
             data.games,
             data.train.len(),
@@ -282,41 +241,120 @@ pub fn train(args: TrainArgs) -> Result<()> {
     )?;
     log_buckets(&args.out, &trainer, &data.holdout, &cfg, "start")?;
     while trainer.epoch < cfg.epochs {
-        let r = trainer.epoch(&data.train, &data.holdout, &cfg);
-        let held = r
-            .holdout_loss
-            .map_or(String::new(), |l| format!(", holdout loss {l:.6}"));
-        trainer
-            .save(&checkpoint)
-            .with_context(|| format!("cannot write {}", checkpoint.display()))?;
-        let net_path = args.out.join(format!("net-e{:03}.nnue", r.epoch));
-        let quantised = trainer.net.quantise();
-        std::fs::write(&net_path, quantised.to_bytes())
-            .with_context(|| format!("cannot write {}", net_path.display()))?;
-        log(
-            &args.out,
-            &format!(
-                "epoch {}: train loss {:.6}{held}, lr {:.2e}, {:.0} positions/s -> {}",
-                r.epoch,
-                r.train_loss,
-                r.lr,
-                r.positions_per_second,
-                net_path.display()
-            ),
-        )?;
-        if let Some(reference) = &scale_like {
-            let line = write_scaled(
-                &trainer.net,
-                &quantised,
-                reference,
-                &data.holdout,
-                &net_path,
-            )?;
-            log(&args.out, &format!("epoch {}: {line}", r.epoch))?;
-        }
+        run_epoch(&mut trainer, &data, &cfg, &args.out, scale_like.as_ref())?;
         if trainer.epoch == cfg.epochs {
             log_buckets(&args.out, &trainer, &data.holdout, &cfg, "end")?;
         }
+    }
+    Ok(())
+}
+
+/// The positions of `--data` that `filter` keeps, cut to `--train-positions`.
+fn load_data(args: &TrainArgs, filter: &Filter) -> Result<data::TrainingData> {
+    let mut data = data::load(
+        &chunk_limits(&args.data, &args.chunks)?,
+        filter,
+        args.holdout_percent,
+        |e| eprintln!("warning: {e}; the chunk's later games are skipped"),
+    )?;
+    if let Some(n) = args.train_positions {
+        data.train.truncate(n);
+    }
+    if data.train.is_empty() {
+        bail!("the data holds no training positions");
+    }
+    Ok(data)
+}
+
+/// The losses a new network is measured against on the held-out positions: the hand-crafted
+/// evaluation's and the embedded network's (the one it has to beat).
+fn yardsticks(holdout: &[data::Packed], cfg: &TrainConfig) -> String {
+    let hce = static_eval_loss(holdout, cfg, || {
+        let mut e = Evaluator::new();
+        move |pos: &Position| e.hand_crafted(pos)
+    });
+    let embedded = ferrum::eval::nnue::embedded().map_or(String::new(), |net| {
+        let loss = static_eval_loss(holdout, cfg, || {
+            let net = net.clone();
+            move |pos: &Position| net.evaluate(pos)
+        });
+        format!(
+            "; the embedded network {}'s {loss:.6}",
+            ferrum::eval::nnue::EMBEDDED_NAME
+        )
+    });
+    format!("hand-crafted evaluation's holdout loss {hce:.6}{embedded}")
+}
+
+/// The trainer to go on with: the checkpoint in `--out` with `--resume`, else the `--init`
+/// network, else random weights.
+fn start_trainer(
+    args: &TrainArgs,
+    cfg: &TrainConfig,
+    checkpoint: &std::path::Path,
+) -> Result<Trainer> {
+    if args.resume && checkpoint.exists() {
+        let bytes = std::fs::read(checkpoint)
+            .with_context(|| format!("cannot read {}", checkpoint.display()))?;
+        return Trainer::from_bytes(&bytes).with_context(|| {
+            format!(
+                "{} is not a checkpoint of this network",
+                checkpoint.display()
+            )
+        });
+    }
+    if let Some(path) = &args.init {
+        let net =
+            Network::load(path).with_context(|| format!("cannot start from {}", path.display()))?;
+        return Ok(tied_if(
+            Trainer::from_net(FloatNet::from_network(&net)),
+            cfg,
+        ));
+    }
+    Ok(tied_if(Trainer::new(cfg), cfg))
+}
+
+/// One epoch: trains, saves the checkpoint and the epoch's quantised network (and its
+/// `--scale-like` copy), and logs the losses.
+fn run_epoch(
+    trainer: &mut Trainer,
+    data: &data::TrainingData,
+    cfg: &TrainConfig,
+    out: &std::path::Path,
+    scale_like: Option<&Network>,
+) -> Result<()> {
+    let r = trainer.epoch(&data.train, &data.holdout, cfg);
+    let held = r
+        .holdout_loss
+        .map_or(String::new(), |l| format!(", holdout loss {l:.6}"));
+    let checkpoint = out.join("checkpoint.bin");
+    trainer
+        .save(&checkpoint)
+        .with_context(|| format!("cannot write {}", checkpoint.display()))?;
+    let net_path = out.join(format!("net-e{:03}.nnue", r.epoch));
+    let quantised = trainer.net.quantise();
+    std::fs::write(&net_path, quantised.to_bytes())
+        .with_context(|| format!("cannot write {}", net_path.display()))?;
+    log(
+        out,
+        &format!(
+            "epoch {}: train loss {:.6}{held}, lr {:.2e}, {:.0} positions/s -> {}",
+            r.epoch,
+            r.train_loss,
+            r.lr,
+            r.positions_per_second,
+            net_path.display()
+        ),
+    )?;
+    if let Some(reference) = scale_like {
+        let line = write_scaled(
+            &trainer.net,
+            &quantised,
+            reference,
+            &data.holdout,
+            &net_path,
+        )?;
+        log(out, &format!("epoch {}: {line}", r.epoch))?;
     }
     Ok(())
 }
