@@ -314,33 +314,14 @@ fn read_data(path: &Path) -> Result<ferrum::tune::tuner::DataSet> {
 /// `ferrum tune`: fits every weight to the data and writes the weights file.
 pub fn tune(args: TuneArgs) -> Result<()> {
     use ferrum::eval::weights::W;
-    use ferrum::tune::tuner::{self, DataSet, Settings};
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
-    if args.l2.is_nan() || args.l2 < 0.0 {
-        bail!("--l2 must be 0 or more");
-    }
-    if !(0.0..=1.0).contains(&args.lambda) {
-        bail!("--lambda must be between 0 and 1");
-    }
-    if args.data.is_empty() {
-        bail!("no data file given (--data FILE)");
-    }
+    use ferrum::tune::tuner::{self, Settings};
+    check_tune_args(&args)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build_global()
         .context("cannot start the thread pool")?;
     let start = Instant::now();
-    let mut data = DataSet::default();
-    for path in &args.data {
-        let part = read_data(path)?;
-        eprintln!("{}: {} positions", path.display(), part.entries.len());
-        data.extend(part);
-    }
-    if data.entries.is_empty() {
-        bail!("the data files hold no positions");
-    }
+    let mut data = load_tune_data(&args.data)?;
     eprintln!(
         "{} positions loaded in {:.1} s",
         data.entries.len(),
@@ -385,36 +366,96 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let rounded = tuner::to_int(&tuned);
     let after = tuner::error(&data, &tuner::to_float(&rounded), k);
     eprintln!("error after {after:.6} (rounded weights)");
-    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let (held_line, held_arg) = match (&holdout, holdout_before, &args.holdout) {
-        (Some(h), Some(b), Some(path)) => (
-            format!(
-                "\nHoldout: {} positions from {}; error {b:.6} before, {:.6} after.",
-                h.entries.len(),
-                path.display(),
-                tuner::error(h, &tuner::to_float(&rounded), k)
-            ),
-            format!(" --holdout {}", path.display()),
-        ),
-        _ => (String::new(), String::new()),
+    let held_after = holdout.as_ref().map(|h| {
+        (
+            h.entries.len(),
+            tuner::error(h, &tuner::to_float(&rounded), k),
+        )
+    });
+    let errors = TuneErrors {
+        k,
+        positions: data.entries.len(),
+        before,
+        after,
+        holdout: holdout_before.zip(held_after),
     };
-    let provenance = format!(
-        "Data: {} positions from {}.\nK = {k:.4}; mean squared error {before:.6} before, {after:.6} after.{held_line}\n\
-         Command: ferrum tune --data {} --epochs {} --lr {} --lambda {} --l2 {}{held_arg}",
-        data.entries.len(),
-        files.join(", "),
-        files.join(" --data "),
-        args.epochs,
-        args.lr,
-        args.lambda,
-        args.l2,
-    );
+    let provenance = tune_provenance(&args, &errors);
     let text = tuner::weights_file(&rounded, &provenance);
     std::fs::write(&args.output, text)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("{provenance}");
     println!("wrote {}", args.output.display());
     Ok(())
+}
+
+/// Refuses settings `tune` cannot use before anything is read.
+fn check_tune_args(args: &TuneArgs) -> Result<()> {
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    if args.l2.is_nan() || args.l2 < 0.0 {
+        bail!("--l2 must be 0 or more");
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!("--lambda must be between 0 and 1");
+    }
+    if args.data.is_empty() {
+        bail!("no data file given (--data FILE)");
+    }
+    Ok(())
+}
+
+/// Every `--data` file's positions in one set (each file's count on stderr).
+fn load_tune_data(paths: &[PathBuf]) -> Result<ferrum::tune::tuner::DataSet> {
+    let mut data = ferrum::tune::tuner::DataSet::default();
+    for path in paths {
+        let part = read_data(path)?;
+        eprintln!("{}: {} positions", path.display(), part.entries.len());
+        data.extend(part);
+    }
+    if data.entries.is_empty() {
+        bail!("the data files hold no positions");
+    }
+    Ok(data)
+}
+
+/// The errors a tuning run reports in its weights file.
+struct TuneErrors {
+    k: f64,
+    positions: usize,
+    before: f64,
+    after: f64,
+    /// The held-out error before and (positions, error) after, with `--holdout`.
+    holdout: Option<(f64, (usize, f64))>,
+}
+
+/// The weights file's provenance: the data, the errors and the command that reproduces it.
+fn tune_provenance(args: &TuneArgs, e: &TuneErrors) -> String {
+    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let (held_line, held_arg) = match (e.holdout, &args.holdout) {
+        (Some((b, (n, a))), Some(path)) => (
+            format!(
+                "\nHoldout: {n} positions from {}; error {b:.6} before, {a:.6} after.",
+                path.display()
+            ),
+            format!(" --holdout {}", path.display()),
+        ),
+        _ => (String::new(), String::new()),
+    };
+    format!(
+        "Data: {} positions from {}.\nK = {:.4}; mean squared error {:.6} before, {:.6} after.{held_line}\n\
+         Command: ferrum tune --data {} --epochs {} --lr {} --lambda {} --l2 {}{held_arg}",
+        e.positions,
+        files.join(", "),
+        e.k,
+        e.before,
+        e.after,
+        files.join(" --data "),
+        args.epochs,
+        args.lr,
+        args.lambda,
+        args.l2,
+    )
 }
 
 /// Every game of the data set directories, each read up to its chunk limit (damaged chunks
