@@ -10,7 +10,7 @@ use ferrum::eval::nnue::Network;
 use ferrum::eval::Evaluator;
 use ferrum::tune::filter::Filter;
 use ferrum::tune::nnue::data;
-use ferrum::tune::nnue::net::FloatNet;
+use ferrum::tune::nnue::net::{Features, FloatNet};
 use ferrum::tune::nnue::train::{scale_factor, static_eval_loss, TrainConfig, Trainer};
 
 /// What `ferrum train` was asked to do (its command-line options).
@@ -173,6 +173,20 @@ fn scale_reference(arg: &std::path::Path) -> Result<Network> {
     Network::load(arg).with_context(|| format!("cannot read --scale-like {}", arg.display()))
 }
 
+/// The positions a scaled copy is measured on (`holdout`) and quantised on (`sample`).
+struct ScaleInputs<'a> {
+    holdout: &'a [data::Packed],
+    sample: &'a [Features],
+}
+
+/// Positions on which quantisation's shift of the output is measured and taken back out
+/// ([`FloatNet::quantise_on`]): about 65,536 training positions spread evenly over the set
+/// (chunk order, so every part of the data is in it).
+fn bias_sample(train: &[data::Packed]) -> Vec<Features> {
+    let step = (train.len() / 65_536).max(1);
+    train.iter().step_by(step).map(|p| p.features()).collect()
+}
+
 /// Writes `net` (whose quantised form, as saved at `path`, is `quantised`) brought to
 /// `reference`'s scale on `holdout` beside `path` (`-scaled`), and says by what factor and how
 /// closely the quantised result meets it.
@@ -180,15 +194,16 @@ fn write_scaled(
     net: &FloatNet,
     quantised: &Network,
     reference: &Network,
-    holdout: &[data::Packed],
+    inputs: &ScaleInputs,
     path: &std::path::Path,
 ) -> Result<String> {
+    let holdout = inputs.holdout;
     let Some(factor) = scale_factor(holdout, quantised, reference, SCALE_WINDOW) else {
         return Ok("no held-out position to scale on".to_string());
     };
     let mut scaled = net.clone();
     let clipped = scaled.scale_output(factor as f32);
-    let quantised = scaled.quantise();
+    let quantised = scaled.quantise_on(inputs.sample);
     let left = scale_factor(holdout, &quantised, reference, SCALE_WINDOW).unwrap_or(f64::NAN);
     let out = path.with_file_name(format!(
         "{}-scaled.nnue",
@@ -240,8 +255,16 @@ pub fn train(args: TrainArgs) -> Result<()> {
         ),
     )?;
     log_buckets(&args.out, &trainer, &data.holdout, &cfg, "start")?;
+    let sample = bias_sample(&data.train);
     while trainer.epoch < cfg.epochs {
-        run_epoch(&mut trainer, &data, &cfg, &args.out, scale_like.as_ref())?;
+        run_epoch(
+            &mut trainer,
+            &data,
+            &sample,
+            &cfg,
+            &args.out,
+            scale_like.as_ref(),
+        )?;
         if trainer.epoch == cfg.epochs {
             log_buckets(&args.out, &trainer, &data.holdout, &cfg, "end")?;
         }
@@ -319,6 +342,7 @@ fn start_trainer(
 fn run_epoch(
     trainer: &mut Trainer,
     data: &data::TrainingData,
+    sample: &[Features],
     cfg: &TrainConfig,
     out: &std::path::Path,
     scale_like: Option<&Network>,
@@ -332,7 +356,7 @@ fn run_epoch(
         .save(&checkpoint)
         .with_context(|| format!("cannot write {}", checkpoint.display()))?;
     let net_path = out.join(format!("net-e{:03}.nnue", r.epoch));
-    let quantised = trainer.net.quantise();
+    let quantised = trainer.net.quantise_on(sample);
     std::fs::write(&net_path, quantised.to_bytes())
         .with_context(|| format!("cannot write {}", net_path.display()))?;
     log(
@@ -347,13 +371,11 @@ fn run_epoch(
         ),
     )?;
     if let Some(reference) = scale_like {
-        let line = write_scaled(
-            &trainer.net,
-            &quantised,
-            reference,
-            &data.holdout,
-            &net_path,
-        )?;
+        let inputs = ScaleInputs {
+            holdout: &data.holdout,
+            sample,
+        };
+        let line = write_scaled(&trainer.net, &quantised, reference, &inputs, &net_path)?;
         log(out, &format!("epoch {}: {line}", r.epoch))?;
     }
     Ok(())
