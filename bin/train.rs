@@ -173,12 +173,6 @@ fn scale_reference(arg: &std::path::Path) -> Result<Network> {
     Network::load(arg).with_context(|| format!("cannot read --scale-like {}", arg.display()))
 }
 
-/// The positions a scaled copy is measured on (`holdout`) and quantised on (`sample`).
-struct ScaleInputs<'a> {
-    holdout: &'a [data::Packed],
-    sample: &'a [Features],
-}
-
 /// Positions on which quantisation's shift of the output is measured and taken back out
 /// ([`FloatNet::quantise_on`]): about 65,536 training positions spread evenly over the set
 /// (chunk order, so every part of the data is in it).
@@ -194,16 +188,16 @@ fn write_scaled(
     net: &FloatNet,
     quantised: &Network,
     reference: &Network,
-    inputs: &ScaleInputs,
+    holdout: &[data::Packed],
+    sample: &[Features],
     path: &std::path::Path,
 ) -> Result<String> {
-    let holdout = inputs.holdout;
     let Some(factor) = scale_factor(holdout, quantised, reference, SCALE_WINDOW) else {
         return Ok("no held-out position to scale on".to_string());
     };
     let mut scaled = net.clone();
     let clipped = scaled.scale_output(factor as f32);
-    let quantised = scaled.quantise_on(inputs.sample);
+    let quantised = scaled.quantise_on(sample);
     let left = scale_factor(holdout, &quantised, reference, SCALE_WINDOW).unwrap_or(f64::NAN);
     let out = path.with_file_name(format!(
         "{}-scaled.nnue",
@@ -371,11 +365,14 @@ fn run_epoch(
         ),
     )?;
     if let Some(reference) = scale_like {
-        let inputs = ScaleInputs {
-            holdout: &data.holdout,
+        let line = write_scaled(
+            &trainer.net,
+            &quantised,
+            reference,
+            &data.holdout,
             sample,
-        };
-        let line = write_scaled(&trainer.net, &quantised, reference, &inputs, &net_path)?;
+            &net_path,
+        )?;
         log(out, &format!("epoch {}: {line}", r.epoch))?;
     }
     Ok(())

@@ -364,20 +364,19 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         );
     });
     let rounded = tuner::to_int(&tuned);
-    let after = tuner::error(&data, &tuner::to_float(&rounded), k);
+    let rounded_float = tuner::to_float(&rounded);
+    let after = tuner::error(&data, &rounded_float, k);
     eprintln!("error after {after:.6} (rounded weights)");
-    let held_after = holdout.as_ref().map(|h| {
-        (
-            h.entries.len(),
-            tuner::error(h, &tuner::to_float(&rounded), k),
-        )
-    });
+    let held = holdout
+        .as_ref()
+        .zip(holdout_before)
+        .map(|(h, b)| (h.entries.len(), b, tuner::error(h, &rounded_float, k)));
     let errors = TuneErrors {
         k,
         positions: data.entries.len(),
         before,
         after,
-        holdout: holdout_before.zip(held_after),
+        holdout: held,
     };
     let provenance = tune_provenance(&args, &errors);
     let text = tuner::weights_file(&rounded, &provenance);
@@ -425,15 +424,15 @@ struct TuneErrors {
     positions: usize,
     before: f64,
     after: f64,
-    /// The held-out error before and (positions, error) after, with `--holdout`.
-    holdout: Option<(f64, (usize, f64))>,
+    /// With `--holdout`: its positions, and its error before and after.
+    holdout: Option<(usize, f64, f64)>,
 }
 
 /// The weights file's provenance: the data, the errors and the command that reproduces it.
 fn tune_provenance(args: &TuneArgs, e: &TuneErrors) -> String {
     let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
     let (held_line, held_arg) = match (e.holdout, &args.holdout) {
-        (Some((b, (n, a))), Some(path)) => (
+        (Some((n, b, a)), Some(path)) => (
             format!(
                 "\nHoldout: {n} positions from {}; error {b:.6} before, {a:.6} after.",
                 path.display()
