@@ -30,8 +30,8 @@ pub struct WdlModel {
 
 /// The fitted model (see `TRAINING.md`).
 pub const MODEL: WdlModel = WdlModel {
-    a: [702.019, -1818.600, 1835.517, -626.773],
-    b: [101.769, -68.422, 130.686, -65.588],
+    a: [680.497, -1768.100, 1783.649, -610.600],
+    b: [97.404, -65.695, 144.664, -81.649],
 };
 
 /// Scores at or beyond this are mates or tablebase results: a sure win (or loss).
