@@ -121,6 +121,13 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_example_is_the_model_s_answer() {
+        // README.md, "UCI": `score cp 35 wdl 370 411 219` at 58 of material. A refit changes
+        // these figures; this test makes the README's example change with them.
+        assert_eq!(wdl(35, 58), [370, 411, 219]);
+    }
+
+    #[test]
     fn material_counts_both_sides() {
         assert_eq!(material(&Position::startpos()), 78);
         let kq = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").expect("fen");
