@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::core::Color;
+use crate::core::{Color, Move};
 
 use super::Limits;
 
@@ -69,6 +69,67 @@ impl Budget {
             soft: Some(Duration::from_millis(soft as u64)),
             hard: Some(Duration::from_millis(hard as u64)),
         }
+    }
+}
+
+/// How settled the search looks after each completed iteration, to stretch or shrink the soft
+/// limit: a best move that keeps changing, that gets a small share of the nodes, or whose score
+/// is falling deserves more time; one that has stood for many iterations and takes most of the
+/// effort deserves less. The hard limit is never moved.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settledness {
+    best: Move,
+    /// Completed iterations in a row that ended with `best` first.
+    stable: u32,
+    last_score: Option<i32>,
+    /// How far the best score fell in the last iteration (0 when it rose).
+    drop: i32,
+}
+
+impl Default for Settledness {
+    fn default() -> Self {
+        Settledness {
+            best: Move::NULL,
+            stable: 0,
+            last_score: None,
+            drop: 0,
+        }
+    }
+}
+
+impl Settledness {
+    /// Records a completed iteration's best move and score.
+    pub(crate) fn update(&mut self, best: Move, score: i32) {
+        self.stable = if best == self.best {
+            self.stable + 1
+        } else {
+            0
+        };
+        self.best = best;
+        self.drop = self.last_score.map_or(0, |last| (last - score).max(0));
+        self.last_score = Some(score);
+    }
+
+    /// The factor for the soft limit, given the share of the root's nodes (0..=1) spent on
+    /// the best move so far. Between 0.4 and 2.5.
+    pub(crate) fn scale(&self, best_share: f64) -> f64 {
+        // A move that took most of the effort was hard to refute: the others fell fast.
+        let best_share = if best_share.is_nan() {
+            0.5
+        } else {
+            best_share.clamp(0.0, 1.0)
+        };
+        let share = 0.4 + 1.6 * (1.0 - best_share);
+        let stability = match self.stable {
+            0 => 1.4,
+            1 => 1.15,
+            2 => 1.0,
+            3 => 0.9,
+            _ => 0.8,
+        };
+        // A falling score is the search finding trouble (a fall of 100 cp or more counts as 100).
+        let falling = 1.0 + f64::from(self.drop.clamp(0, 100)) / 200.0;
+        (share * stability * falling).clamp(0.4, 2.5)
     }
 }
 
@@ -149,6 +210,32 @@ mod tests {
                 h <= ((clock - 30) / 2).max(0),
                 "{time} {inc} {mtg:?}: hard {h}"
             );
+        }
+    }
+
+    #[test]
+    fn a_settled_search_stops_sooner_than_an_unsettled_one() {
+        let (a, b) = (Move::from_bits(12 | 28 << 6), Move::from_bits(11 | 27 << 6));
+        let mut settled = Settledness::default();
+        for _ in 0..6 {
+            settled.update(a, 30);
+        }
+        let mut changing = Settledness::default();
+        for (i, m) in [a, b, a, b, a, b].into_iter().enumerate() {
+            changing.update(m, 30 - 20 * i as i32);
+        }
+        let calm = settled.scale(0.9);
+        let restless = changing.scale(0.3);
+        assert!(calm < 0.7, "{calm}");
+        assert!(restless > 1.6, "{restless}");
+        // Each factor moves the scale the right way on its own.
+        assert!(settled.scale(0.2) > settled.scale(0.8));
+        let mut falling = settled;
+        falling.update(a, -70);
+        assert!(falling.scale(0.9) > settled.scale(0.9));
+        for share in [-1.0, 0.0, 0.5, 1.0, 2.0, f64::NAN] {
+            let s = changing.scale(share);
+            assert!((0.4..=2.5).contains(&s), "{share}: {s}");
         }
     }
 }

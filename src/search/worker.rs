@@ -13,8 +13,8 @@ use super::see::{see_ge, value};
 use super::tb::{TbSearch, TB_WIN_BOUND};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{
-    Budget, Info, Job, PvInfo, Reporter, Score, SearchResult, Signals, INFINITY, MATE, MATE_BOUND,
-    MAX_PLY,
+    time::Settledness, Budget, Info, Job, PvInfo, Reporter, Score, SearchResult, Signals, INFINITY,
+    MATE, MATE_BOUND, MAX_PLY,
 };
 
 /// What all workers of one search share.
@@ -146,6 +146,8 @@ struct RootMove {
     prev_score: i32,
     pv: Vec<Move>,
     seldepth: usize,
+    /// Nodes searched below this move in this search (all iterations).
+    nodes: u64,
 }
 
 /// Per-ply facts the children look back at.
@@ -189,6 +191,8 @@ pub(crate) struct Worker<'a> {
     /// Under a strength level: the root lines of the last completed iteration, best first,
     /// which the level chooses among (an unfinished iteration's lines are not comparable).
     completed_lines: Vec<RootMove>,
+    /// The main worker's view of how settled its iterations are (time management).
+    settledness: Settledness,
 }
 
 impl<'a> Worker<'a> {
@@ -227,6 +231,7 @@ impl<'a> Worker<'a> {
                 prev_score: -INFINITY,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
             })
             .collect();
         Worker {
@@ -259,6 +264,7 @@ impl<'a> Worker<'a> {
                 POLL_MASK
             },
             completed_lines: Vec::new(),
+            settledness: Settledness::default(),
         }
     }
 
@@ -422,6 +428,8 @@ impl<'a> Worker<'a> {
                     self.completed_lines = self.root_moves[..multipv].to_vec();
                 }
                 self.report_lines(reporter, shown, depth as u32, None);
+                let best = &self.root_moves[0];
+                self.settledness.update(best.mv, best.score);
                 if self.should_end_after_iteration() {
                     break;
                 }
@@ -485,10 +493,22 @@ impl<'a> Worker<'a> {
         if self.root_moves.len() == 1 && self.shared.budget.soft.is_some() {
             return true;
         }
-        self.shared
-            .budget
-            .soft
-            .is_some_and(|s| signals.clock_elapsed() >= s)
+        self.shared.budget.soft.is_some_and(|soft| {
+            // `go movetime` asks for that time, whatever the search thinks of it.
+            let scale = if self.job.limits.movetime.is_some() {
+                1.0
+            } else {
+                let share = self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64;
+                self.settledness.scale(share)
+            };
+            let stretched = soft.mul_f64(scale);
+            let limit = self
+                .shared
+                .budget
+                .hard
+                .map_or(stretched, |h| stretched.min(h));
+            signals.clock_elapsed() >= limit
+        })
     }
 
     fn aspiration(&mut self, depth: i32, pv_idx: usize, reporter: &dyn Reporter) {
@@ -554,6 +574,7 @@ impl<'a> Worker<'a> {
             self.stack[0].piece = self.pos.moved_piece(m);
             self.keys.push(self.pos.key());
             let undo = self.make(m);
+            let nodes_before = self.nodes;
             self.nodes += 1;
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + gives_check as i32;
@@ -582,6 +603,7 @@ impl<'a> Worker<'a> {
             let child_len = self.pv_len[1];
             let seldepth = self.seldepth;
             let rm = &mut self.root_moves[i];
+            rm.nodes += self.nodes - nodes_before;
             if i == pv_idx || score > alpha {
                 rm.score = score;
                 rm.seldepth = seldepth;
