@@ -70,6 +70,35 @@ impl Budget {
             hard: Some(Duration::from_millis(hard as u64)),
         }
     }
+
+    /// The soft limit stretched or shrunk by `scale` (from how settled the search is), never
+    /// past the hard limit. A budget whose soft and hard limits are equal (`go movetime`) asks
+    /// for exactly that time, whatever the search thinks of it, so it is not scaled. `None`
+    /// when there is no time limit.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ferrum::search::Budget;
+    /// let clock = Budget { soft: Some(Duration::from_millis(100)), hard: Some(Duration::from_millis(400)) };
+    /// assert_eq!(clock.soft_limit(2.0), Some(Duration::from_millis(200)));
+    /// assert_eq!(clock.soft_limit(9.0), Some(Duration::from_millis(400)));
+    /// let movetime = Budget { soft: Some(Duration::from_millis(100)), hard: Some(Duration::from_millis(100)) };
+    /// assert_eq!(movetime.soft_limit(0.5), Some(Duration::from_millis(100)));
+    /// ```
+    pub fn soft_limit(&self, scale: f64) -> Option<Duration> {
+        let soft = self.soft?;
+        if self.hard == Some(soft) {
+            return Some(soft);
+        }
+        // `mul_f64` panics on a non-finite or negative factor: such a scale changes nothing.
+        let scale = if scale.is_finite() {
+            scale.clamp(0.0, 100.0)
+        } else {
+            1.0
+        };
+        let stretched = soft.mul_f64(scale);
+        Some(self.hard.map_or(stretched, |h| stretched.min(h)))
+    }
 }
 
 /// How settled the search looks after each completed iteration, to stretch or shrink the soft
@@ -211,6 +240,52 @@ mod tests {
                 "{time} {inc} {mtg:?}: hard {h}"
             );
         }
+    }
+
+    #[test]
+    fn the_soft_limit_stretches_only_clock_budgets_and_never_past_hard() {
+        for (time, inc) in [
+            (60_000, 0),
+            (60_000, 1_000),
+            (300, 10),
+            (5, 0),
+            (10_000, 100),
+        ] {
+            let limits = Limits {
+                wtime: Some(time),
+                winc: Some(inc),
+                ..Limits::default()
+            };
+            let b = Budget::new(&limits, Color::White, 10);
+            for scale in [0.4, 1.0, 2.5, 1e9, f64::NAN, -1.0] {
+                let limit = b.soft_limit(scale).unwrap();
+                assert!(
+                    Some(limit) <= b.hard,
+                    "{time}+{inc} x{scale}: {limit:?} > {b:?}"
+                );
+            }
+            if b.soft.unwrap().as_millis() > 0 {
+                assert!(
+                    b.soft_limit(2.0) > b.soft && b.soft_limit(0.5) < b.soft,
+                    "{b:?}"
+                );
+            }
+        }
+        let movetime = Budget::new(
+            &Limits {
+                movetime: Some(1_000),
+                ..Limits::default()
+            },
+            Color::White,
+            10,
+        );
+        for scale in [0.4, 2.5] {
+            assert_eq!(movetime.soft_limit(scale), movetime.soft);
+        }
+        assert_eq!(
+            Budget::new(&Limits::default(), Color::White, 10).soft_limit(2.0),
+            None
+        );
     }
 
     #[test]

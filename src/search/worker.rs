@@ -493,22 +493,11 @@ impl<'a> Worker<'a> {
         if self.root_moves.len() == 1 && self.shared.budget.soft.is_some() {
             return true;
         }
-        self.shared.budget.soft.is_some_and(|soft| {
-            // `go movetime` asks for that time, whatever the search thinks of it.
-            let scale = if self.job.limits.movetime.is_some() {
-                1.0
-            } else {
-                let share = self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64;
-                self.settledness.scale(share)
-            };
-            let stretched = soft.mul_f64(scale);
-            let limit = self
-                .shared
-                .budget
-                .hard
-                .map_or(stretched, |h| stretched.min(h));
-            signals.clock_elapsed() >= limit
-        })
+        let share = self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64;
+        self.shared
+            .budget
+            .soft_limit(self.settledness.scale(share))
+            .is_some_and(|limit| signals.clock_elapsed() >= limit)
     }
 
     fn aspiration(&mut self, depth: i32, pv_idx: usize, reporter: &dyn Reporter) {
