@@ -293,16 +293,7 @@ impl Position {
     /// loop) and leaves the position corrupt; moves from outside go through
     /// [`Position::try_make`] or [`crate::Game::play_move`].
     pub fn make(&mut self, m: Move) -> Undo {
-        let undo = Undo {
-            captured: None,
-            rights: self.castling.rights,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            key: self.key,
-            pawn_key: self.pawn_key,
-            checkers: self.checkers,
-        };
+        let undo = self.undo_record();
         let us = self.side;
         let them = !us;
         let (from, to) = (m.from(), m.to());
@@ -442,10 +433,11 @@ impl Position {
         self.checkers = undo.checkers;
     }
 
-    /// Passes the move to the opponent (for null-move pruning). The side to move must not be in
-    /// check.
-    pub fn make_null(&mut self) -> Undo {
-        let undo = Undo {
+    /// What `unmake` and `unmake_null` restore, taken before a move changes it (the captured
+    /// piece is filled in by `make` when there is one).
+    #[inline(always)]
+    fn undo_record(&self) -> Undo {
+        Undo {
             captured: None,
             rights: self.castling.rights,
             ep: self.ep,
@@ -454,7 +446,13 @@ impl Position {
             key: self.key,
             pawn_key: self.pawn_key,
             checkers: self.checkers,
-        };
+        }
+    }
+
+    /// Passes the move to the opponent (for null-move pruning). The side to move must not be in
+    /// check.
+    pub fn make_null(&mut self) -> Undo {
+        let undo = self.undo_record();
         self.key ^= zobrist::side_key();
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::en_passant_key(ep.file());
