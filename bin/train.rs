@@ -44,6 +44,12 @@ pub struct TrainArgs {
     /// with gen0's ~10,000 games the result is the noisier target (see TRAINING.md).
     #[arg(long, default_value_t = 0.0)]
     pub lambda: f32,
+    /// Centipawns to win chance in the loss, `sigmoid(cp / scale)`. With --lambda above 0 it
+    /// must fit the data, or the result and the score ask for different evaluations: for
+    /// gen6, whose win/draw/loss fit gives an expected score of 73% at about 150 cp, about
+    /// 150 (TRAINING.md). With --lambda 0 it only weighs the errors.
+    #[arg(long, default_value_t = 400.0)]
+    pub eval_scale: f32,
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -114,10 +120,10 @@ impl TrainArgs {
             lr_drop: self.lr_drop,
             weight_decay: self.weight_decay,
             lambda: self.lambda,
+            eval_scale: self.eval_scale,
             seed: self.seed,
             mirror: self.mirror,
             tied_buckets: self.tied_buckets,
-            ..Default::default()
         }
     }
 }
@@ -216,6 +222,12 @@ fn write_scaled(
 pub fn train(args: TrainArgs) -> Result<()> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!("--lambda must be between 0 and 1");
+    }
+    if !(args.eval_scale.is_finite() && args.eval_scale > 0.0) {
+        bail!("--eval-scale must be a positive number of centipawns");
     }
     rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
