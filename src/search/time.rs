@@ -90,7 +90,8 @@ impl Budget {
         if self.hard == Some(soft) {
             return Some(soft);
         }
-        // `mul_f64` panics on a non-finite or negative factor: such a scale changes nothing.
+        // `mul_f64` panics on a non-finite or negative factor: a non-finite scale changes
+        // nothing, a negative one counts as zero.
         let scale = if scale.is_finite() {
             scale.clamp(0.0, 100.0)
         } else {
