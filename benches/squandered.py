@@ -58,6 +58,14 @@ def first_move_colour(tags):
     return fen.split()[1] if fen else "w"
 
 
+def won_by(tags, engine):
+    """Whether ENGINE won the game."""
+    r = tags.get("Result")
+    return (r == "1-0" and tags.get("White") == engine) or (
+        r == "0-1" and tags.get("Black") == engine
+    )
+
+
 def analyse(tags, comments, engine, ahead):
     """None, or what the game shows when ENGINE was ahead by `ahead` and did not win."""
     white, black = tags.get("White"), tags.get("Black")
@@ -65,8 +73,7 @@ def analyse(tags, comments, engine, ahead):
         return None
     colour = "w" if white == engine else "b"
     result = tags.get("Result", "*")
-    won = (result == "1-0" and colour == "w") or (result == "0-1" and colour == "b")
-    if won or result == "*":
+    if won_by(tags, engine) or result == "*":
         return None
     mover = first_move_colour(tags)
     for i, c in enumerate(comments):
@@ -103,11 +110,7 @@ def main():
         if args.engine not in (tags.get("White"), tags.get("Black")):
             continue
         played += 1
-        r = tags.get("Result")
-        won = (r == "1-0" and tags.get("White") == args.engine) or (
-            r == "0-1" and tags.get("Black") == args.engine
-        )
-        not_won += not won
+        not_won += not won_by(tags, args.engine)
         a = analyse(tags, comments, args.engine, args.ahead)
         if a:
             found.append(a)
