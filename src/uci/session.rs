@@ -208,7 +208,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let in_use = match self.eval.network() {
             Some(net) => {
                 let score = net.evaluate(pos);
-                // `describe` names the network: "network g6-724tr (embedded): 21 cp ...".
+                // `describe` names the network in use, e.g. "network <name> (embedded): 21 cp ...".
                 lines.push(format!(
                     "{}: {score} cp for the side to move",
                     self.eval.describe()
