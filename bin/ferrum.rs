@@ -87,20 +87,10 @@ enum Cmd {
     /// and a quantised `.nnue` network into --out after every epoch, and resumes from the
     /// checkpoint there with --resume.
     Train(train::TrainArgs),
-    /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` games: prints the coefficients
-    /// for src/eval/wdl.rs and the calibration on held-out games (every fifth game).
-    Wdl {
-        /// Data set directories (repeat for several).
-        #[arg(long, required = true)]
-        data: Vec<PathBuf>,
-        /// Adam iterations.
-        #[arg(long, default_value_t = 500)]
-        iterations: usize,
-        /// Read only the chunks numbered below N: once for every directory, or once per
-        /// --data in the same order (as `train --chunks`).
-        #[arg(long, value_name = "N")]
-        chunks: Vec<u64>,
-    },
+    /// Fit the win/draw/loss model (UCI_ShowWDL) to `datagen` games or to PGN games whose
+    /// comments carry the engines' scores: prints the coefficients for src/eval/wdl.rs and the
+    /// calibration on held-out games (every fifth game) and on any --test-pgn games.
+    Wdl(tune::WdlArgs),
     /// Summarise a data set directory: games, positions and results per chunk, and any damage.
     Datainfo {
         /// The data set directory.
@@ -255,11 +245,7 @@ fn main() -> ExitCode {
         Some(Cmd::Bench { depth, eval }) => eval.load().and_then(|net| bench(depth, net)),
         Some(Cmd::Datagen(args)) => tune::datagen(args),
         Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
-        Some(Cmd::Wdl {
-            data,
-            iterations,
-            chunks,
-        }) => train::chunk_limits(&data, &chunks).and_then(|dirs| tune::wdl(&dirs, iterations)),
+        Some(Cmd::Wdl(args)) => tune::wdl(args),
         Some(Cmd::Train(args)) => train::train(args),
 
         Some(Cmd::Tune(args)) => tune::tune(args),

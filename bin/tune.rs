@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use ferrum::core::Position;
+use ferrum::eval::wdl::WdlModel;
 use ferrum::tb::Tablebases;
 use ferrum::tune::chunks::{
     chunk_files, chunk_number, game_hash, read_chunk, set_digest, ChunkWriter,
@@ -15,6 +16,7 @@ use ferrum::tune::chunks::{
 use ferrum::tune::datagen::{self, Config};
 use ferrum::tune::filter::Filter;
 use ferrum::tune::gamefile::{GameRecord, RecordResult};
+use ferrum::tune::wdl::WdlSample;
 
 /// Reads opening positions: one EPD or FEN per line (the first four fields are the position;
 /// the clocks default to `0 1`). Blank and `#` lines are skipped; a bad line is an error naming it.
@@ -474,32 +476,100 @@ fn read_games(dirs: &[(PathBuf, Option<u64>)]) -> Result<Vec<GameRecord>> {
     Ok(games)
 }
 
+/// `ferrum wdl`'s arguments.
+#[derive(clap::Args)]
+pub struct WdlArgs {
+    /// Data set directories (repeat for several).
+    #[arg(long)]
+    data: Vec<PathBuf>,
+    /// Read only the chunks numbered below N: once for every directory, or once per --data in
+    /// the same order (as `train --chunks`).
+    #[arg(long, value_name = "N")]
+    chunks: Vec<u64>,
+    /// PGN files of finished games with the engines' scores in the move comments, as
+    /// fastchess and cutechess write them (`{+0.30/18 0.389s}`); repeat for several.
+    #[arg(long, value_name = "FILE")]
+    pgn: Vec<PathBuf>,
+    /// PGN files whose games are only used to measure the model, before and after the fit.
+    #[arg(long, value_name = "FILE")]
+    test_pgn: Vec<PathBuf>,
+    /// Take the scores of this player only (the White/Black tag) from every PGN file; repeat
+    /// for several. Without it, every player's scores are taken.
+    #[arg(long, value_name = "NAME")]
+    player: Vec<String>,
+    /// Adam iterations.
+    #[arg(long, default_value_t = 500)]
+    iterations: usize,
+}
+
+/// The first plies of a game are skipped (close to the opening book) and scores beyond this
+/// bound (decided games and mates) are left out: the same choice for datagen and PGN games.
+const WDL_SKIP_PLIES: usize = 8;
+
+/// The samples of the PGN files, game by game (so that whole games can be held out).
+fn pgn_games(files: &[PathBuf], players: &[String], max_score: i32) -> Result<Vec<Vec<WdlSample>>> {
+    let mut games = Vec::new();
+    for path in files {
+        let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        for read in ferrum::rules::PgnStream::new(BufReader::new(file)) {
+            match read {
+                Ok(game) => games.push(ferrum::tune::wdl::pgn_samples(
+                    &game,
+                    players,
+                    WDL_SKIP_PLIES,
+                    max_score,
+                )),
+                Err(e) => eprintln!("warning: {}: {e}; the game is skipped", path.display()),
+            }
+        }
+    }
+    Ok(games)
+}
+
 /// `ferrum wdl`: fits the win/draw/loss model and prints its calibration on held-out games.
-pub fn wdl(dirs: &[(PathBuf, Option<u64>)], iterations: usize) -> Result<()> {
+pub fn wdl(args: WdlArgs) -> Result<()> {
     use ferrum::tune::wdl;
-    let games = read_games(dirs)?;
     let filter = Filter {
         quiet_best_move: false,
+        skip_plies: WDL_SKIP_PLIES,
         ..Filter::default()
     };
-    let (held, fit): (Vec<_>, Vec<_>) =
-        games.into_iter().enumerate().partition(|(i, _)| i % 5 == 4);
-    let strip = |v: Vec<(usize, GameRecord)>| v.into_iter().map(|(_, g)| g).collect::<Vec<_>>();
-    let (held, fit) = (
-        wdl::samples(&strip(held), &filter),
-        wdl::samples(&strip(fit), &filter),
-    );
-    if fit.is_empty() || held.is_empty() {
-        bail!("not enough games to fit and to hold out");
+    let dirs = crate::train::chunk_limits(&args.data, &args.chunks)?;
+    let mut games: Vec<Vec<WdlSample>> = read_games(&dirs)?
+        .iter()
+        .map(|g| wdl::samples(std::slice::from_ref(g), &filter))
+        .collect();
+    games.extend(pgn_games(&args.pgn, &args.player, filter.max_score)?);
+    let (mut fit, mut held) = (Vec::new(), Vec::new());
+    let game_count = games.len();
+    for (i, game) in games.into_iter().enumerate() {
+        if i % 5 == 4 { &mut held } else { &mut fit }.extend(game);
     }
+    if fit.is_empty() || held.is_empty() {
+        bail!("not enough games to fit and to hold out (give --data or --pgn)");
+    }
+    let test: Vec<WdlSample> = pgn_games(&args.test_pgn, &args.player, filter.max_score)?
+        .into_iter()
+        .flatten()
+        .collect();
     let start = ferrum::eval::wdl::MODEL;
-    eprintln!("{} positions to fit, {} held out", fit.len(), held.len());
-    let model = wdl::fit(&fit, start, iterations);
-    println!(
-        "held-out mean log-loss: {:.5} before, {:.5} after",
-        wdl::mean_nll(&start, &held),
-        wdl::mean_nll(&model, &held)
+    eprintln!(
+        "{game_count} games: {} positions to fit, {} held out",
+        fit.len(),
+        held.len()
     );
+    let model = wdl::fit(&fit, start, args.iterations);
+    let losses = |what: &str, samples: &[WdlSample]| {
+        println!(
+            "{what} mean log-loss: {:.5} before, {:.5} after",
+            wdl::mean_nll(&start, samples),
+            wdl::mean_nll(&model, samples)
+        )
+    };
+    losses("held-out", &held);
+    if !test.is_empty() {
+        losses(&format!("--test-pgn ({} positions)", test.len()), &test);
+    }
     let coefficients = |c: &[f64; 4]| {
         c.iter()
             .map(|x| format!("{x:.3}"))
@@ -508,16 +578,27 @@ pub fn wdl(dirs: &[(PathBuf, Option<u64>)], iterations: usize) -> Result<()> {
     };
     println!("a: [{}],", coefficients(&model.a));
     println!("b: [{}],", coefficients(&model.b));
-    println!("score bucket | positions | predicted W/D/L % | observed W/D/L %");
-    for b in wdl::calibration(&model, &held, 100, 800) {
-        let pct = |x: [f64; 3]| {
-            format!(
-                "{:.1}/{:.1}/{:.1}",
-                100.0 * x[0],
-                100.0 * x[1],
-                100.0 * x[2]
-            )
-        };
+    print_calibration("held-out games", &model, &held);
+    if !test.is_empty() {
+        print_calibration("--test-pgn games, the fitted model", &model, &test);
+        print_calibration("--test-pgn games, the model before", &start, &test);
+    }
+    Ok(())
+}
+
+/// The calibration table of `model` on `samples`, 100 cp buckets within ±800.
+fn print_calibration(title: &str, model: &WdlModel, samples: &[WdlSample]) {
+    use ferrum::tune::wdl;
+    println!("{title}:\nscore bucket | positions | predicted W/D/L % | observed W/D/L %");
+    let pct = |x: [f64; 3]| {
+        format!(
+            "{:.1}/{:.1}/{:.1}",
+            100.0 * x[0],
+            100.0 * x[1],
+            100.0 * x[2]
+        )
+    };
+    for b in wdl::calibration(model, samples, 100, 800) {
         println!(
             "[{}, {}) | {} | {} | {}",
             b.low,
@@ -527,5 +608,4 @@ pub fn wdl(dirs: &[(PathBuf, Option<u64>)], iterations: usize) -> Result<()> {
             pct(b.observed)
         );
     }
-    Ok(())
 }

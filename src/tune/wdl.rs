@@ -1,9 +1,12 @@
 //! Fitting the win/draw/loss model ([`crate::eval::wdl`]) to self-play games by maximum
-//! likelihood, and measuring its calibration on held-out games.
+//! likelihood, and measuring its calibration on held-out games. The games are `datagen`
+//! records or PGN files from a tournament runner whose comments carry the engines' scores.
 
 use rayon::prelude::*;
 
+use crate::core::Color;
 use crate::eval::wdl::{material, WdlModel};
+use crate::rules::PgnGame;
 
 use super::filter::Filter;
 use super::gamefile::GameRecord;
@@ -31,6 +34,82 @@ pub fn samples(games: &[GameRecord], filter: &Filter) -> Vec<WdlSample> {
             })
         })
         .collect()
+}
+
+/// The score an engine gave in a move's comment, as cutechess and fastchess write it
+/// (`+0.30/18 0.389s`: pawns from the mover's view, a slash, the depth), in centipawns.
+/// `None` for mate scores (`+M5/12`), book moves and any other comment.
+///
+/// ```
+/// use ferrum::tune::wdl::comment_score;
+/// assert_eq!(comment_score("+0.30/18 0.389s"), Some(30));
+/// assert_eq!(comment_score("-1.05/9 0.1s"), Some(-105));
+/// assert_eq!(comment_score("0.00/1 0s"), Some(0));
+/// assert_eq!(comment_score("+M5/12 0.2s"), None);
+/// assert_eq!(comment_score("book"), None);
+/// ```
+pub fn comment_score(comment: &str) -> Option<i32> {
+    let (pawns, _) = comment.trim_start().split_once('/')?;
+    let digits = pawns.trim_start_matches(['+', '-']);
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let value: f64 = pawns.parse().ok()?;
+    Some((value * 100.0).round() as i32)
+}
+
+/// The samples of a PGN game with a result whose moves carry their engine's score
+/// ([`comment_score`]): each scored position from the `skip_plies`-th ply on with a score
+/// within `max_score`, played by one of `players` (the `White`/`Black` tag; every player when
+/// `players` is empty). Positions in check and before captures are kept: the score an engine
+/// reports is a search score, whatever the position.
+pub fn pgn_samples(
+    game: &PgnGame,
+    players: &[String],
+    skip_plies: usize,
+    max_score: i32,
+) -> Vec<WdlSample> {
+    let white_result = match game.result() {
+        "1-0" => 2,
+        "0-1" => 0,
+        "1/2-1/2" => 1,
+        _ => return Vec::new(),
+    };
+    let counts = |tag: &str| {
+        players.is_empty()
+            || game
+                .tag(tag)
+                .is_some_and(|name| players.iter().any(|p| p == name))
+    };
+    let (white, black) = (counts("White"), counts("Black"));
+    let mut pos = game.game.start_position().clone();
+    let mut samples = Vec::new();
+    for (ply, &mv) in game.game.history().iter().enumerate() {
+        let white_moves = pos.side_to_move() == Color::White;
+        let score = game
+            .notes
+            .get(ply + 1)
+            .and_then(|n| n.comments.first())
+            .and_then(|c| comment_score(c));
+        if let Some(score) = score {
+            if ply >= skip_plies
+                && score.abs() <= max_score
+                && (if white_moves { white } else { black })
+            {
+                samples.push(WdlSample {
+                    score,
+                    material: material(&pos),
+                    result: if white_moves {
+                        white_result
+                    } else {
+                        2 - white_result
+                    },
+                });
+            }
+        }
+        pos.make(mv);
+    }
+    samples
 }
 
 /// `a` and `b` are fitted as 100 × these, so that every parameter is of order 1.
@@ -160,7 +239,30 @@ pub fn calibration(model: &WdlModel, samples: &[WdlSample], width: i32, limit: i
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Position;
     use crate::tune::Rng;
+
+    #[test]
+    fn pgn_samples_take_the_mover_s_score_position_and_result() {
+        let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n\
+            1. e4 {+0.30/18 0.3s} e5 {-0.25/17 0.2s} 2. Qh5 {book} Nc6 {+M3/9 0.1s} \
+            3. Bc4 {+0.10/15 0.1s} Nf6 {+35.00/14 0.1s} 0-1\n";
+        let game = crate::rules::read_pgn(text).remove(0).expect("valid pgn");
+        let all = pgn_samples(&game, &[], 0, 3000);
+        let start = material(&Position::startpos());
+        let sample = |score, result| WdlSample {
+            score,
+            material: start,
+            result,
+        };
+        // White lost: White's scores count as losses, Black's as wins; the book move, the
+        // mate score and the score beyond 3000 are left out.
+        assert_eq!(all, [sample(30, 0), sample(-25, 2), sample(10, 0)]);
+        assert_eq!(pgn_samples(&game, &["B".into()], 0, 3000), [sample(-25, 2)]);
+        assert_eq!(pgn_samples(&game, &[], 2, 3000), [sample(10, 0)]);
+        let unfinished = crate::rules::read_pgn("1. e4 {+0.30/18 0.3s} *\n").remove(0);
+        assert!(pgn_samples(&unfinished.expect("valid"), &[], 0, 3000).is_empty());
+    }
 
     /// Samples drawn from a known model: the fit must find it again.
     #[test]
