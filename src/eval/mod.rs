@@ -16,6 +16,7 @@
 //! assert!(ev.evaluate(&queen_up) > 800);
 //! ```
 
+pub mod endgame;
 pub mod nnue;
 pub mod params;
 pub mod pawns;
@@ -215,12 +216,17 @@ impl Evaluator {
         }
     }
 
-    /// The score of `pos` for the side to move, in centipawns.
+    /// The score of `pos` for the side to move, in centipawns. Endgames known by rule
+    /// ([`endgame::known`]: king, bishop and knight against a king; the wrong bishop's rook
+    /// pawn) take the rule's score, with either evaluation.
     ///
     /// With a network, `pos` is normally the position reached by the pushed moves; any other
     /// position (a new root) resets the accumulators to it.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        if let Some(score) = endgame::known(pos) {
+            return score;
+        }
         match &mut self.nnue {
             Some(n) => {
                 if n.keys.last() != Some(&pos.key()) {
