@@ -195,7 +195,8 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     /// `eval`: the hand-crafted evaluation term by term, the network's score when one is in
-    /// use (`Use NNUE`, the default), and the win/draw/loss chances of the evaluation in use.
+    /// use (`Use NNUE`, the default), an endgame rule's score where one applies, and the
+    /// win/draw/loss chances of the score the search uses.
     fn eval_lines(&self) -> Vec<String> {
         let pos = self.game.position();
         let mut hce = Evaluator::new();
@@ -216,6 +217,16 @@ impl<W: Write + Send + 'static> Session<W> {
                 score
             }
             None => hce.evaluate(pos),
+        };
+        // The search scores such an ending by its rule, whatever the evaluation says.
+        let in_use = match crate::eval::endgame::known(pos) {
+            Some(score) => {
+                lines.push(format!(
+                    "endgame known by rule: {score} cp for the side to move (the search's score)"
+                ));
+                score
+            }
+            None => in_use,
         };
         let [w, d, l] = wdl(in_use, material(pos));
         lines.push(format!(
@@ -574,6 +585,19 @@ mod tests {
         let words: Vec<&str> = last.split_whitespace().collect();
         assert_eq!(words.len(), 4, "{last}");
         assert!(words[0].parse::<u64>().is_ok() && words[1] == "nodes" && words[3] == "nps");
+        // An ending known by rule says so, and the chances follow the rule's score.
+        let kbnk = "position fen 8/8/8/8/8/1K6/8/k1BN4 w - - 0 1";
+        let (out, _) = run(&[kbnk, "eval"]);
+        let rule = crate::eval::endgame::known(
+            &Position::from_fen("8/8/8/8/8/1K6/8/k1BN4 w - - 0 1").expect("fen"),
+        );
+        let said = format!("endgame known by rule: {} cp", rule.expect("kbnk"));
+        assert!(out.iter().any(|l| l.starts_with(&said)), "{out:?}");
+        assert!(out
+            .iter()
+            .any(|l| l.ends_with(&format!("(score {} cp)", rule.expect("kbnk")))));
+        let (start, _) = run(&["eval"]);
+        assert!(!start.iter().any(|l| l.contains("known by rule")));
     }
 
     /// The `wdl` triple of an info line, if it has one.
