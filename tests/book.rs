@@ -6,9 +6,12 @@
 //! `FERRUM_BLESS=1 cargo test --release --test book` rewrites the two books Ferrum builds
 //! (`book/ferrum.bin`, `tests/data/interop_ferrum.bin`) instead of comparing against them.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use common::ferrum;
 use ferrum::book::{
     polyglot_key, Book, BookBuilder, BookError, BookPosition, BuildOptions, Choice, Entry,
     GameResult, PolyglotMove, RANDOM64,
@@ -693,18 +696,6 @@ fn python_chess_written_book_reads_identically_in_ferrum() {
 }
 
 // ---- the command line ----------------------------------------------------------------------------
-
-fn ferrum(args: &[&str]) -> (bool, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrum"))
-        .args(args)
-        .output()
-        .expect("run ferrum");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn command_line_builds_and_probes_books() {

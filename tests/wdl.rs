@@ -1,19 +1,11 @@
 //! `ferrum wdl` on PGN files: the command reads the engines' scores from the move comments,
 //! holds out every fifth game and measures the model on `--test-pgn` games.
 
+mod common;
+
 use std::path::PathBuf;
 
-fn ferrum(args: &[&str]) -> (bool, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ferrum"))
-        .args(args)
-        .output()
-        .expect("run ferrum");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::ferrum;
 
 /// `games` games of the Ruy Lopez, White ("A") scoring itself `+0.k0` at move k of game i,
 /// Black ("B") the opposite; the results cycle through win, draw and loss.
