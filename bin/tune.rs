@@ -17,6 +17,7 @@ use ferrum::tune::datagen::{self, Config};
 use ferrum::tune::filter::Filter;
 use ferrum::tune::gamefile::{GameRecord, RecordResult};
 use ferrum::tune::wdl::WdlSample;
+use rayon::prelude::*;
 
 /// Reads opening positions: one EPD or FEN per line (the first four fields are the position;
 /// the clocks default to `0 1`). Blank and `#` lines are skipped; a bad line is an error naming it.
@@ -502,8 +503,8 @@ pub struct WdlArgs {
     iterations: usize,
 }
 
-/// The first plies of a game are skipped (close to the opening book) and scores beyond this
-/// bound (decided games and mates) are left out: the same choice for datagen and PGN games.
+/// The first plies of a game are skipped (close to the opening, whether random plies or a
+/// book's): the same choice for datagen and PGN games.
 const WDL_SKIP_PLIES: usize = 8;
 
 /// The samples of the PGN files, game by game (so that whole games can be held out).
@@ -536,7 +537,7 @@ pub fn wdl(args: WdlArgs) -> Result<()> {
     };
     let dirs = crate::train::chunk_limits(&args.data, &args.chunks)?;
     let mut games: Vec<Vec<WdlSample>> = read_games(&dirs)?
-        .iter()
+        .par_iter()
         .map(|g| wdl::samples(std::slice::from_ref(g), &filter))
         .collect();
     games.extend(pgn_games(&args.pgn, &args.player, filter.max_score)?);

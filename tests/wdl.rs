@@ -72,6 +72,32 @@ fn wdl_fits_pgn_games_and_measures_test_games() {
         ok && err.contains("16 positions to fit, 4 held out"),
         "{err}"
     );
+    // Datagen chunks and PGN files together: the games of both are counted.
+    let dir = std::env::temp_dir().join(format!("ferrum-wdl-{}-data", std::process::id()));
+    let dir_arg = dir.to_string_lossy();
+    let (ok, _, err) = ferrum(&[
+        "datagen",
+        "--out",
+        &dir_arg,
+        "--games",
+        "10",
+        "--nodes",
+        "200",
+        "--threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    let (ok, _, err) = ferrum(&[
+        "wdl",
+        "--data",
+        &dir_arg,
+        "--pgn",
+        &fit_arg,
+        "--iterations",
+        "5",
+    ]);
+    assert!(ok && err.contains("20 games: "), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
     let (ok, _, err) = ferrum(&["wdl", "--iterations", "5"]);
     assert!(!ok && err.contains("give --data or --pgn"), "{err}");
     let _ = (std::fs::remove_file(fit), std::fs::remove_file(test));
