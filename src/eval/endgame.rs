@@ -25,7 +25,7 @@
 //! assert_eq!(known(&fortress), Some(0));
 //! ```
 
-use crate::core::{Color, PieceKind, Position, Square};
+use crate::core::{Bitboard, Color, PieceKind, Position, Square};
 
 /// The base score of king, bishop and knight against a king: a clear win, well below mate and
 /// tablebase scores.
@@ -45,17 +45,12 @@ pub fn known(pos: &Position) -> Option<i32> {
         (true, false) => Color::Black,
         _ => return None,
     };
-    let white = kbnk(pos, strong).or_else(|| wrong_bishop(pos, strong))?;
+    let for_strong = kbnk(pos, strong).or_else(|| wrong_bishop(pos, strong))?;
     Some(if pos.side_to_move() == strong {
-        white
+        for_strong
     } else {
-        -white
+        -for_strong
     })
-}
-
-/// Whether `sq` is a light square (h1 is light, a1 dark).
-fn light(sq: Square) -> bool {
-    (sq.file() + sq.rank()) % 2 == 1
 }
 
 /// King, bishop and knight against a bare king: the score for `strong`.
@@ -70,7 +65,7 @@ fn kbnk(pos: &Position, strong: Color) -> Option<i32> {
     }
     let bishop = bishops.first()?;
     let weak_king = pos.king_square(!strong);
-    let corners = if light(bishop) {
+    let corners = if Bitboard::LIGHT.has(bishop) {
         [Square::from_coords(7, 0), Square::from_coords(0, 7)]
     } else {
         [Square::from_coords(0, 0), Square::from_coords(7, 7)]
@@ -102,7 +97,7 @@ fn wrong_bishop(pos: &Position, strong: Color) -> Option<i32> {
         return None;
     }
     let promotion = Square::from_coords(file, if strong == Color::White { 7 } else { 0 });
-    let covers = light(bishops.first()?) == light(promotion);
+    let covers = Bitboard::LIGHT.has(bishops.first()?) == Bitboard::LIGHT.has(promotion);
     (!covers && pos.king_square(!strong).distance(promotion) <= 1).then_some(0)
 }
 
@@ -114,52 +109,40 @@ mod tests {
         Position::from_fen(f).expect("valid fen")
     }
 
+    /// White: Ke5, a dark-squared bishop on h2 and Nh1; Black's king on the a-file, rank
+    /// `rank` (0 for a1).
+    fn king_on_the_a_file(rank: usize) -> Position {
+        let rows = ["8", "8", "8", "4K3", "8", "8", "7B", "7N"];
+        let mut rows: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+        // Every row starts with empty squares: the king takes the first of them.
+        let row = &mut rows[7 - rank];
+        let empty = row.as_bytes()[0] - b'0';
+        *row = format!(
+            "k{}{}",
+            if empty > 1 {
+                (empty - 1).to_string()
+            } else {
+                String::new()
+            },
+            &row[1..]
+        );
+        fen(&format!("{} w - - 0 1", rows.join("/")))
+    }
+
     #[test]
     fn kbnk_drives_the_king_to_the_bishop_s_corner() {
-        // A dark-squared bishop (h2): a1 and h8 are its corners. The weak king on a8 (wrong),
-        // then on every step down the a-file to a1 (right), scores higher for White.
+        // a1 and h8 are the dark bishop's corners. The weak king on a8 (wrong), then on every
+        // step down the a-file to a1 (right), scores higher for White.
         let mut last = i32::MIN;
         for rank in (0..=7).rev() {
-            let board = place(&[('K', 4, 4), ('B', 7, 1), ('N', 7, 0), ('k', 0, rank)]);
-            let score = known(&board).expect("kbnk");
+            let score = known(&king_on_the_a_file(rank)).expect("kbnk");
             assert!(score > last, "a{}: {score} after {last}", rank + 1);
             last = score;
         }
         // Nearer kings score higher too.
-        let far = place(&[('K', 7, 7), ('B', 7, 1), ('N', 7, 0), ('k', 0, 0)]);
-        let near = place(&[('K', 2, 2), ('B', 7, 1), ('N', 7, 0), ('k', 0, 0)]);
+        let far = fen("7K/8/8/8/8/8/7B/k6N w - - 0 1");
+        let near = fen("8/8/8/8/8/2K5/7B/k6N w - - 0 1");
         assert!(known(&near) > known(&far));
-    }
-
-    /// A position with White to move from (piece, file, rank) triples.
-    fn place(pieces: &[(char, u8, u8)]) -> Position {
-        let mut rows = vec![vec!['.'; 8]; 8];
-        for &(p, f, r) in pieces {
-            rows[7 - r as usize][f as usize] = p;
-        }
-        let board: Vec<String> = rows
-            .iter()
-            .map(|row| {
-                let mut s = String::new();
-                let mut empty = 0;
-                for &c in row {
-                    if c == '.' {
-                        empty += 1;
-                    } else {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s.push(c);
-                    }
-                }
-                if empty > 0 {
-                    s += &empty.to_string();
-                }
-                s
-            })
-            .collect();
-        fen(&format!("{} w - - 0 1", board.join("/")))
     }
 
     #[test]

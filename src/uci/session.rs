@@ -586,16 +586,17 @@ mod tests {
         assert_eq!(words.len(), 4, "{last}");
         assert!(words[0].parse::<u64>().is_ok() && words[1] == "nodes" && words[3] == "nps");
         // An ending known by rule says so, and the chances follow the rule's score.
-        let kbnk = "position fen 8/8/8/8/8/1K6/8/k1BN4 w - - 0 1";
-        let (out, _) = run(&[kbnk, "eval"]);
-        let rule = crate::eval::endgame::known(
-            &Position::from_fen("8/8/8/8/8/1K6/8/k1BN4 w - - 0 1").expect("fen"),
-        );
-        let said = format!("endgame known by rule: {} cp", rule.expect("kbnk"));
+        let kbnk = "8/8/8/8/8/1K6/8/k1BN4 w - - 0 1";
+        let (out, _) = run(&[&format!("position fen {kbnk}"), "eval"]);
+        let rule = Position::from_fen(kbnk)
+            .ok()
+            .and_then(|pos| crate::eval::endgame::known(&pos))
+            .expect("a KBN v K position");
+        let said = format!("endgame known by rule: {rule} cp");
         assert!(out.iter().any(|l| l.starts_with(&said)), "{out:?}");
         assert!(out
             .iter()
-            .any(|l| l.ends_with(&format!("(score {} cp)", rule.expect("kbnk")))));
+            .any(|l| l.ends_with(&format!("(score {rule} cp)"))));
         let (start, _) = run(&["eval"]);
         assert!(!start.iter().any(|l| l.contains("known by rule")));
     }
