@@ -73,12 +73,8 @@ fn kbnk(pos: &Position, strong: Color) -> Option<i32> {
     let manhattan = |a: Square, b: Square| {
         i32::from(a.file().abs_diff(b.file())) + i32::from(a.rank().abs_diff(b.rank()))
     };
-    let corner = corners
-        .iter()
-        .map(|&c| manhattan(weak_king, c))
-        .min()
-        .unwrap_or(7)
-        .min(7);
+    // Opposite corners: the nearer one is at most 7 steps away.
+    let corner = manhattan(weak_king, corners[0]).min(manhattan(weak_king, corners[1]));
     let kings = i32::from(pos.king_square(strong).distance(weak_king));
     Some(KBNK_BASE + KBNK_CORNER * (7 - corner) + KBNK_KINGS * (7 - kings))
 }
@@ -112,20 +108,20 @@ mod tests {
     /// White: Ke5, a dark-squared bishop on h2 and Nh1; Black's king on the a-file, rank
     /// `rank` (0 for a1).
     fn king_on_the_a_file(rank: usize) -> Position {
-        let rows = ["8", "8", "8", "4K3", "8", "8", "7B", "7N"];
-        let mut rows: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
-        // Every row starts with empty squares: the king takes the first of them.
-        let row = &mut rows[7 - rank];
-        let empty = row.as_bytes()[0] - b'0';
-        *row = format!(
-            "k{}{}",
-            if empty > 1 {
-                (empty - 1).to_string()
-            } else {
-                String::new()
-            },
-            &row[1..]
-        );
+        // Each row from b to h, rank 8 first; every one starts with empty squares, which an
+        // empty a-square joins.
+        let rest = ["7", "7", "7", "3K3", "7", "7", "6B", "6N"];
+        let rows: Vec<String> = rest
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                if 7 - i == rank {
+                    return format!("k{r}");
+                }
+                let (empty, tail) = r.split_at(1);
+                format!("{}{tail}", empty.parse::<u8>().unwrap_or(0) + 1)
+            })
+            .collect();
         fen(&format!("{} w - - 0 1", rows.join("/")))
     }
 
