@@ -7,7 +7,7 @@ CARGO ?= cargo
 LEVELS := x86-64 x86-64-v2 x86-64-v3
 RELEASES := $(addprefix ferrum-,$(LEVELS))
 
-.PHONY: all release clean $(RELEASES)
+.PHONY: all release dist clean $(RELEASES)
 
 all:
 	$(CARGO) build --release
@@ -20,6 +20,11 @@ $(RELEASES): ferrum-%:
 	RUSTFLAGS="-C target-cpu=$*" $(CARGO) build --release --bin ferrum --target-dir target/$*
 	cp target/$*/release/ferrum $@
 
+# `make dist`: the release archives for Windows, Linux x86-64 and Linux ARM in dist/, with
+# SHA256SUMS (packaging/dist.sh; it says which Debian packages are missing and installs nothing).
+dist:
+	bash packaging/dist.sh
+
 clean:
 	$(CARGO) clean
-	rm -f $(RELEASES)
+	rm -rf $(RELEASES) dist
