@@ -41,7 +41,7 @@ cross_build() {
     # /usr/bin first, so that the compiler cargo runs is Debian's and not rustup's proxy.
     PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS="$flags" \
         /usr/bin/cargo build --release --locked --bin ferrum -Zbuild-std=std,panic_abort \
-        --target "$target" --target-dir "$dir" >&2
+        --target "$target" --target-dir "$dir" >&2 || return 1
     echo "$dir/$target/release/$exe"
 }
 
