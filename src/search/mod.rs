@@ -19,6 +19,7 @@ mod bench;
 mod engine;
 mod error;
 mod ordering;
+pub mod params;
 mod pool;
 mod see;
 mod skill;

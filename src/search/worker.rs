@@ -3,12 +3,14 @@
 //! share only the transposition table (and the stop signal).
 
 use std::sync::atomic::{AtomicU64, Ordering};
+#[cfg(not(feature = "tune-search"))]
 use std::sync::LazyLock;
 
 use crate::core::{insufficient_material, Move, Piece, PieceKind, Position, Undo};
 use crate::eval::Evaluator;
 
 use super::ordering::{ContKey, Heuristics, Lineage, MovePicker, PickBuffer};
+use super::params;
 use super::see::{see_ge, value};
 use super::tb::{TbSearch, TB_WIN_BOUND};
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -38,20 +40,39 @@ const SKILL_POLL_MASK: u64 = 63;
 /// No static evaluation (the side to move is in check).
 const NO_EVAL: i32 = -INFINITY;
 
-/// Late-move reductions by depth and move number, from a log-log formula.
+/// The late-move reduction formula: a constant plus ln(depth) × ln(move number) over a divisor
+/// (both in hundredths of a ply, so 0.75 and 2.25 are exact).
+fn lmr_formula(depth: usize, moves: usize) -> i32 {
+    let base = f64::from(params::lmr_base()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor()) / 100.0;
+    (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32
+}
+
+/// Late-move reductions by depth and move number, computed once (the parameters are constants).
+#[cfg(not(feature = "tune-search"))]
 static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            *r = lmr_formula(d, m);
         }
     }
     t
 });
 
+#[cfg(not(feature = "tune-search"))]
 #[inline]
 fn lmr(depth: i32, moves: usize) -> i32 {
     LMR[(depth as usize).min(63)][moves.min(63)]
+}
+
+/// With `tune-search` the parameters may change between searches: the formula every time.
+#[cfg(feature = "tune-search")]
+fn lmr(depth: i32, moves: usize) -> i32 {
+    match ((depth as usize).min(63), moves.min(63)) {
+        (0, _) | (_, 0) => 0,
+        (d, m) => lmr_formula(d, m),
+    }
 }
 
 /// What a node knows of its position before trying moves.
@@ -84,14 +105,14 @@ fn late_move_reduction(w: &Window, node: &NodeEval, late: &LateMove, new_depth: 
     let Some(quiet_score) = late.quiet_score else {
         return 0;
     };
-    if w.depth < 3 || late.searched <= 1 + w.pv_node as usize {
+    if w.depth < params::lmr_min_depth() || late.searched <= 1 + w.pv_node as usize {
         return 0;
     }
     (lmr(w.depth, late.searched) + !w.pv_node as i32 + !node.improving as i32 + w.cut_node as i32
         - late.gives_check as i32
         - late.refutation as i32
-        - quiet_score / 8_000)
-        .clamp(0, (new_depth - 1).max(0))
+        - quiet_score / params::lmr_history_divisor())
+    .clamp(0, (new_depth - 1).max(0))
 }
 
 /// A node's search window and kind, as its move loop sees them.
@@ -503,8 +524,8 @@ impl<'a> Worker<'a> {
     fn aspiration(&mut self, depth: i32, pv_idx: usize, reporter: &dyn Reporter) {
         self.seldepth = 0;
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = 25;
-        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+        let mut delta = params::asp_delta();
+        let (mut alpha, mut beta) = if depth >= params::asp_min_depth() && prev.abs() < MATE_BOUND {
             (prev - delta, prev + delta)
         } else {
             (-INFINITY, INFINITY)
@@ -533,7 +554,7 @@ impl<'a> Worker<'a> {
                 self.report_lines(reporter, 1, depth as u32, Some(bound));
             }
             delta += delta / 2;
-            if delta > 1_000 {
+            if delta > params::asp_full_width() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -570,7 +591,11 @@ impl<'a> Worker<'a> {
             let score = if i == pv_idx {
                 -self.search(-beta, -alpha, new_depth, 1, false)
             } else {
-                let r = if depth >= 3 && quiet && !gives_check && i >= pv_idx + 4 {
+                let r = if depth >= params::lmr_min_depth()
+                    && quiet
+                    && !gives_check
+                    && i >= pv_idx + params::root_lmr_moves() as usize
+                {
                     (lmr(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
                 } else {
                     0
@@ -746,7 +771,7 @@ impl<'a> Worker<'a> {
         }
 
         // Without a hash move this node was not searched before: spend less on it.
-        if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) {
+        if depth >= params::iir_depth() && tt_move.is_null() && (pv_node || cut_node) {
             depth -= 1;
         }
         let singular = match self.singular(tte, tt_move, depth, ply, beta, cut_node) {
@@ -896,16 +921,16 @@ impl<'a> Worker<'a> {
         // Reverse futility: far above beta with little depth left, a quiet move will not
         // bring it back down. Not against a mated beta: the evaluation says nothing about
         // escaping a mate the search has already found.
-        if depth <= 8
+        if depth <= params::rfp_depth()
             && eval.abs() < MATE_BOUND
             && beta > -MATE_BOUND
-            && eval - 80 * (depth - node.improving as i32) >= beta
+            && eval - params::rfp_margin() * (depth - node.improving as i32) >= beta
         {
             return Some(eval);
         }
         // Null move: if passing still fails high, a real move will too. Not without pieces
         // (zugzwang), not twice in a row, and verified at great depth.
-        if depth < 3
+        if depth < params::nmp_min_depth()
             || eval < beta
             || !node.has_pieces
             || ply < self.nmp_min_ply
@@ -914,7 +939,9 @@ impl<'a> Worker<'a> {
         {
             return None;
         }
-        let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+        let r = params::nmp_base()
+            + depth / params::nmp_depth_divisor()
+            + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
         self.stack[ply].mv = Move::NULL;
         self.stack[ply].piece = None;
         self.keys.push(key);
@@ -930,7 +957,7 @@ impl<'a> Worker<'a> {
         }
         // An unproven mate or tablebase win is not returned from a null move.
         let null = if null >= TB_WIN_BOUND { beta } else { null };
-        if self.nmp_min_ply > 0 || depth < 12 {
+        if self.nmp_min_ply > 0 || depth < params::nmp_verify_depth() {
             return Some(null);
         }
         self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
@@ -955,16 +982,16 @@ impl<'a> Worker<'a> {
         let Some(e) = tte else {
             return Singular::No;
         };
-        if depth < 8
+        if depth < params::se_depth()
             || ply == 0
             || tt_move.is_null()
-            || e.depth < depth - 3
+            || e.depth < depth - params::se_tt_depth_margin()
             || e.bound == Bound::Upper
             || e.score.abs() >= MATE_BOUND
         {
             return Singular::No;
         }
-        let s_beta = e.score - 2 * depth;
+        let s_beta = e.score - params::se_margin() * depth;
         self.stack[ply].excluded = tt_move;
         let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
         self.stack[ply].excluded = Move::NULL;
@@ -1011,7 +1038,8 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
         let mut n_quiets = 0usize;
-        let lmp_limit = (3 + depth * depth) as usize / (2 - node.improving as usize);
+        let lmp_limit =
+            (params::lmp_base() + depth * depth) as usize / (2 - node.improving as usize);
 
         while let Some(m) = picker.next(&self.pos, self.heur, &mut self.picks[ply]) {
             if m == excluded {
@@ -1123,25 +1151,29 @@ impl<'a> Worker<'a> {
         late: bool,
     ) -> MovePruning {
         if !quiet {
-            return if depth <= 6 && !see_ge(&self.pos, m, -90 * depth) {
+            return if depth <= params::see_depth()
+                && !see_ge(&self.pos, m, -params::see_noisy_margin() * depth)
+            {
                 MovePruning::Skip
             } else {
                 MovePruning::Search
             };
         }
-        if !node.in_check && depth <= 8 && late {
+        if !node.in_check && depth <= params::lmp_depth() && late {
             return MovePruning::SkipQuiets;
         }
         // Futility: not when alpha is a mate, which only another mate can beat, and a quiet move
         // can mate (the rook's 1. Kf7 Kh7 2. Rh1# was pruned for 1. Rh1+, a mate in three).
         if !node.in_check
-            && depth <= 6
+            && depth <= params::fp_depth()
             && alpha < MATE_BOUND
-            && node.eval + 100 + 90 * depth <= alpha
+            && node.eval + params::fp_base() + params::fp_per_depth() * depth <= alpha
         {
             return MovePruning::SkipQuiets;
         }
-        if depth <= 6 && !see_ge(&self.pos, m, -25 * depth * depth) {
+        if depth <= params::see_depth()
+            && !see_ge(&self.pos, m, -params::see_quiet_margin() * depth * depth)
+        {
             return MovePruning::Skip;
         }
         MovePruning::Search
@@ -1201,7 +1233,7 @@ impl<'a> Worker<'a> {
                 // Delta pruning: even winning the piece outright would not reach alpha.
                 if m.promotion().is_none() {
                     let gain = self.pos.captured_piece(m).map_or(0, |p| value(p.kind));
-                    if static_eval + gain + 150 <= alpha {
+                    if static_eval + gain + params::qs_delta() <= alpha {
                         continue;
                     }
                 }
