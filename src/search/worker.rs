@@ -293,33 +293,47 @@ impl<'a> Worker<'a> {
         self.id == 0
     }
 
-    // ---- moves: the position and the evaluation's accumulators move together ----
+    // ---- moves: one path for every move the search plays and takes back ----
 
+    /// Plays the legal move `m` at `ply`: the frame records it (the children's history and
+    /// continuation lookups read it), the key of the position it leaves joins the repetition
+    /// list, and the position and the evaluation's accumulators move together.
     #[inline]
-    fn make(&mut self, m: Move) -> Undo {
+    fn play(&mut self, ply: usize, m: Move) -> Undo {
+        self.stack[ply].mv = m;
+        self.stack[ply].piece = self.pos.moved_piece(m);
+        self.keys.push(self.pos.key());
         let delta = self.eval.delta(&self.pos, m);
         let undo = self.pos.make(m);
         self.eval.push(delta, self.pos.key());
         undo
     }
 
+    /// Takes back what [`Worker::play`] did.
     #[inline]
-    fn unmake(&mut self, m: Move, undo: &Undo) {
+    fn take_back(&mut self, m: Move, undo: &Undo) {
         self.pos.unmake(m, undo);
         self.eval.pop();
+        self.keys.pop();
     }
 
+    /// [`Worker::play`] for a null move (the side to move passes).
     #[inline]
-    fn make_null(&mut self) -> Undo {
+    fn play_null(&mut self, ply: usize) -> Undo {
+        self.stack[ply].mv = Move::NULL;
+        self.stack[ply].piece = None;
+        self.keys.push(self.pos.key());
         let undo = self.pos.make_null();
         self.eval.push(None, self.pos.key());
         undo
     }
 
+    /// Takes back what [`Worker::play_null`] did.
     #[inline]
-    fn unmake_null(&mut self, undo: &Undo) {
+    fn take_back_null(&mut self, undo: &Undo) {
         self.pos.unmake_null(undo);
         self.eval.pop();
+        self.keys.pop();
     }
 
     // ---- limits ----
@@ -580,10 +594,7 @@ impl<'a> Worker<'a> {
                 });
             }
             let quiet = !MovePicker::is_tactical(&self.pos, m);
-            self.stack[0].mv = m;
-            self.stack[0].piece = self.pos.moved_piece(m);
-            self.keys.push(self.pos.key());
-            let undo = self.make(m);
+            let undo = self.play(0, m);
             let nodes_before = self.nodes;
             self.nodes += 1;
             let gives_check = self.pos.in_check();
@@ -609,8 +620,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.unmake(m, &undo);
-            self.keys.pop();
+            self.take_back(m, &undo);
             if self.stopped {
                 break;
             }
@@ -697,6 +707,15 @@ impl<'a> Worker<'a> {
         self.eval.evaluate(&self.pos)
     }
 
+    /// The static evaluation of a node out of check: the one its table entry stored, or a new
+    /// one (the main search and the quiescence search read it the same way).
+    fn static_eval(&mut self, tte: Option<Entry>) -> i32 {
+        match tte {
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => self.evaluate(),
+        }
+    }
+
     /// The alpha-beta search of a node (principal variation search), in steps: the table and
     /// the tablebases, the node's evaluation, pruning before any move, the singular
     /// extension, the moves, and the table's new entry.
@@ -765,7 +784,7 @@ impl<'a> Worker<'a> {
         let node = self.node_eval(tte, in_check, ply);
         self.heur.clear_killers(ply + 1);
         if !pv_node && !in_check && excluded.is_null() {
-            if let Some(score) = self.prune_node(&node, key, beta, depth, ply, cut_node) {
+            if let Some(score) = self.prune_node(&node, beta, depth, ply, cut_node) {
                 return score;
             }
         }
@@ -789,7 +808,7 @@ impl<'a> Worker<'a> {
             pv_node,
             cut_node,
         };
-        let Some(outcome) = self.search_moves(window, key, tt_move, singular, &node) else {
+        let Some(outcome) = self.search_moves(window, tt_move, singular, &node) else {
             return 0;
         };
         if outcome.legal == 0 {
@@ -873,10 +892,7 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check {
             NO_EVAL
         } else {
-            match tte {
-                Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => self.evaluate(),
-            }
+            self.static_eval(tte)
         };
         // The table's score is a better guess than the static evaluation when its bound allows.
         let eval = match tte {
@@ -911,7 +927,6 @@ impl<'a> Worker<'a> {
     fn prune_node(
         &mut self,
         node: &NodeEval,
-        key: u64,
         beta: i32,
         depth: i32,
         ply: usize,
@@ -942,13 +957,9 @@ impl<'a> Worker<'a> {
         let r = params::nmp_base()
             + depth / params::nmp_depth_divisor()
             + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
-        self.stack[ply].mv = Move::NULL;
-        self.stack[ply].piece = None;
-        self.keys.push(key);
-        let undo = self.make_null();
+        let undo = self.play_null(ply);
         let null = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-        self.unmake_null(&undo);
-        self.keys.pop();
+        self.take_back_null(&undo);
         if self.stopped {
             return Some(0);
         }
@@ -1012,7 +1023,6 @@ impl<'a> Worker<'a> {
     fn search_moves(
         &mut self,
         w: Window,
-        key: u64,
         tt_move: Move,
         singular: bool,
         node: &NodeEval,
@@ -1063,10 +1073,7 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            self.stack[ply].mv = m;
-            self.stack[ply].piece = self.pos.moved_piece(m);
-            self.keys.push(key);
-            let undo = self.make(m);
+            let undo = self.play(ply, m);
             self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.in_check();
             let extension = ((gives_check || (singular && m == tt_move))
@@ -1082,8 +1089,7 @@ impl<'a> Worker<'a> {
             };
             let r = late_move_reduction(&w, node, &late, new_depth);
             let score = self.search_child(&w, alpha, new_depth, r, searched == 1);
-            self.unmake(m, &undo);
-            self.keys.pop();
+            self.take_back(m, &undo);
             if self.stopped {
                 return None;
             }
@@ -1209,10 +1215,7 @@ impl<'a> Worker<'a> {
             static_eval = NO_EVAL;
             best = -INFINITY;
         } else {
-            static_eval = match tte {
-                Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => self.evaluate(),
-            };
+            static_eval = self.static_eval(tte);
             best = static_eval;
             if best >= beta {
                 return best;
@@ -1241,13 +1244,9 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            self.stack[ply].mv = m;
-            self.stack[ply].piece = self.pos.moved_piece(m);
-            self.keys.push(key);
-            let undo = self.make(m);
+            let undo = self.play(ply, m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
-            self.unmake(m, &undo);
-            self.keys.pop();
+            self.take_back(m, &undo);
             if self.stopped {
                 return 0;
             }
