@@ -8,13 +8,16 @@
 //!   outcomes, draw claims), typed [`MoveError`]s, SAN and PGN, [`SharedGame`] for online play.
 //! - [`book`]: Polyglot opening books (keys, probing, writing, building) and Ferrum's
 //!   embedded default book.
-//! - [`eval`]: the static evaluation (tapered middlegame/endgame, weights in one place).
+//! - [`eval`]: the static evaluation: a neural network trained only on Ferrum's own games
+//!   (built in, or loaded from a file), and the hand-crafted evaluation it grew from.
 //! - [`tb`]: Syzygy endgame tablebases (WDL and DTZ probes).
-//! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP.
+//! - [`search`]: iterative deepening PVS with a shared lockless hash table and Lazy SMP; its
+//!   tuning numbers are named in [`search::params`].
 //! - [`uci`]: the UCI command parser and loop.
 //! - Feature `serde`: serde support for squares, moves, positions, outcomes and games (as
 //!   square names, UCI, FEN and start position plus moves).
-//! - `tune` (feature `tune`, on by default through `cli`): self-play data and the Texel tuner.
+//! - `tune` (feature `tune`, on by default through `cli`): self-play data, the network's
+//!   trainer, the Texel tuner and the win/draw/loss fit.
 //!
 //! The types most programs start from are also at the crate root: [`Game`], [`SharedGame`],
 //! [`Outcome`], [`DrawClaim`], [`MoveError`], [`GameError`], [`Position`], [`Move`],
@@ -67,3 +70,8 @@ pub use rules::{DrawClaim, Game, GameError, MoveError, Outcome, SharedGame};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of `docs/library.md`, compiled and run as doctests for the same reason.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+pub struct LibraryDoctests;

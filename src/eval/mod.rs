@@ -1,10 +1,17 @@
 //! Static evaluation: how good a position is for the side to move, in centipawns.
 //!
-//! The search talks to an [`Evaluator`] only through [`Evaluator::evaluate`]; each search thread
-//! owns one, so it can keep caches (a pawn-structure cache belongs here) without locks. Every
-//! weight lives in [`weights`], every evaluation term is one function below that adds a
-//! middlegame/endgame pair [`S`] per side, and [`Evaluator::trace`] shows the terms one by one
-//! (the UCI `eval` command prints it).
+//! Ferrum evaluates with a neural network ([`nnue`]; the one built into the binary, or a file
+//! given by `EvalFile`), trained only on its own self-play games (`TRAINING.md`). The
+//! hand-crafted evaluation beside it is what the network started from and what the strength
+//! levels were calibrated with: `Use NNUE false` and [`Evaluator::new`] select it. Endgames known
+//! by rule ([`endgame`]) override either.
+//!
+//! The search talks to an [`Evaluator`] only through [`Evaluator::evaluate`] and the move
+//! notifications that keep the network's accumulators in step with the line; each search thread
+//! owns one, so it keeps its caches (accumulators, the pawn-structure cache) without locks. In
+//! the hand-crafted evaluation every weight lives in [`weights`], every term is one function
+//! that adds a middlegame/endgame pair [`S`] per side, and [`Evaluator::trace`] shows the terms
+//! one by one (the UCI `eval` command prints them, with the network's score).
 //!
 //! ```
 //! use ferrum::core::Position;

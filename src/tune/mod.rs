@@ -1,15 +1,15 @@
-//! Fitting the evaluation to our own games: self-play data generation ([`datagen`]) and the
-//! Texel tuner ([`tuner`]).
+//! Learning Ferrum's evaluation from its own games.
 //!
-//! The data is a text file, one position per line:
+//! - [`datagen`]: self-play at a node limit per move, whole games (every move with its search
+//!   score, the result) written in binary chunks ([`gamefile`], [`chunks`];
+//!   `src/tune/DATA_FORMAT.md`), reproducible from a run's seed.
+//! - [`filter`]: which positions of those games are fit to learn from (quiet ones).
+//! - [`nnue`]: the network's trainer (`ferrum train`), whose quantised output the engine loads.
+//! - [`tuner`]: the Texel tuner of the hand-crafted evaluation's weights (`ferrum tune`;
+//!   `src/eval/TUNING.md` records how the current weights were made).
+//! - [`wdl`]: the fit of the win/draw/loss model behind `UCI_ShowWDL` (`ferrum wdl`).
 //!
-//! ```text
-//! <FEN> | <search score, centipawns, White's view> | <result for White: 1.0, 0.5 or 0.0>
-//! ```
-//!
-//! Only quiet positions are written (side to move not in check, no capture that wins material
-//! by SEE, the best move neither a capture nor a promotion), so the static evaluation is a fair
-//! guess of what the search found. `src/eval/TUNING.md` records how the current weights were made.
+//! `TRAINING.md` records every data set and network and the commands that make them again.
 
 pub mod chunks;
 pub mod datagen;
