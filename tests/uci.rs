@@ -548,3 +548,33 @@ fn a_book_file_path_that_is_not_utf8_is_opened() {
     assert_eq!(count(&out, "info string book move "), 1, "{out:?}");
     assert_eq!(count(&out, "bestmove "), 1, "{out:?}");
 }
+
+/// `ferrum --version` and the UCI `id name` name the same build: `Ferrum`, the package version
+/// and, from a git checkout, the commit (`Ferrum 0.3.0 (abc1234)`).
+#[test]
+fn version_and_id_name_agree_and_name_the_build() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .arg("--version")
+        .output()
+        .expect("run ferrum --version");
+    assert!(out.status.success());
+    let version = String::from_utf8_lossy(&out.stdout).trim_end().to_string();
+    assert_eq!(version, format!("Ferrum {}", ferrum::VERSION));
+    assert_eq!(ferrum::uci::ENGINE_NAME, version);
+    let (lines, ok) = run_on_bytes(b"uci\n");
+    assert!(ok);
+    assert_eq!(lines[0], format!("id name {version}"));
+    // The version, then either nothing (no git) or ` (` seven hex digits [`-dirty`] `)`.
+    let rest = ferrum::VERSION
+        .strip_prefix(env!("CARGO_PKG_VERSION"))
+        .expect("package version first");
+    if let Some(commit) = rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) {
+        let hash = commit.strip_suffix("-dirty").unwrap_or(commit);
+        assert!(
+            hash.len() == 7 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{version}"
+        );
+    } else {
+        assert_eq!(rest, "", "{version}");
+    }
+}

@@ -32,8 +32,9 @@ pub enum Flow {
     Quit,
 }
 
-/// The engine name and author sent in reply to `uci`.
-pub const ENGINE_NAME: &str = concat!("Ferrum ", env!("CARGO_PKG_VERSION"));
+/// The engine name sent in reply to `uci`: `Ferrum` and [`crate::VERSION`], e.g.
+/// `Ferrum 0.3.0 (abc1234)`, so a GUI's log and a tournament's PGN name the build.
+pub const ENGINE_NAME: &str = concat!("Ferrum ", crate::version_text!());
 /// The author line.
 pub const ENGINE_AUTHOR: &str = "the Ferrum developers";
 
