@@ -348,6 +348,7 @@ impl<W: Write + Send + 'static> Session<W> {
             Change::Ponder(on) => self.options.ponder = on,
             Change::MoveOverhead(ms) => self.options.move_overhead = ms,
             Change::ClearHash => self.engine.clear_hash(),
+            Change::AnalyseMode(on) => self.options.analyse_mode = on,
             Change::Chess960(on) => {
                 self.options.chess960 = on;
                 let on = on || self.game.is_chess960();
@@ -739,6 +740,19 @@ mod tests {
     }
 
     #[test]
+    fn analyse_mode_is_accepted_quietly_and_refused_if_not_a_boolean() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.handle_line("setoption name UCI_AnalyseMode value true");
+        assert!(s.options().analyse_mode && out.lines().is_empty());
+        s.handle_line("setoption name uci_analysemode value maybe");
+        assert!(s.options().analyse_mode, "kept");
+        assert_eq!(out.lines().len(), 1, "{:?}", out.lines());
+        s.handle_line("setoption name UCI_AnalyseMode value false");
+        assert!(!s.options().analyse_mode);
+    }
+
+    #[test]
     fn uci_lists_the_options_and_prints_nothing_before() {
         let (out, _) = run(&["uci"]);
         for name in [
@@ -749,6 +763,7 @@ mod tests {
             "Move Overhead",
             "Clear Hash",
             "UCI_Chess960",
+            "UCI_AnalyseMode",
         ] {
             assert!(
                 out.iter()
@@ -935,6 +950,9 @@ mod tests {
             "setoption name UCI_Elo value 1000",
         ]);
         assert_eq!(full, plain);
+        // UCI_AnalyseMode is stored only: the same search.
+        let analysing = search_and_bench(&["setoption name UCI_AnalyseMode value true"]);
+        assert_eq!(analysing, plain);
         // The options do reach the search: one level lower changes it.
         let limited = search_and_bench(&["setoption name Skill Level value 19"]);
         assert_ne!(limited.0, plain.0);
