@@ -265,20 +265,21 @@ impl<W: Write + Send + 'static> Session<W> {
     /// A file option: its path from the value's bytes (see [`OptionValue::to_os_string`]).
     /// `false` when `name` is no file option.
     fn set_file_option(&mut self, name: &str, value: Option<&OptionValue>) -> bool {
-        let path = value.map(OptionValue::to_os_string).unwrap_or_default();
+        let path = || value.map(OptionValue::to_os_string).unwrap_or_default();
         let name = name.trim();
         if name.eq_ignore_ascii_case("BookFile") {
-            if let Err(e) = self.book.set_file(&path) {
+            if let Err(e) = self.book.set_file(&path()) {
                 self.info_string(&e.to_string());
             }
         } else if name.eq_ignore_ascii_case("EvalFile") {
-            match self.eval.set_file(&path) {
+            match self.eval.set_file(&path()) {
                 Ok(note) => self.info_string(&note),
                 Err(e) => self.info_string(&e.to_string()),
             }
         } else if SyzygyOptions::is_path(name) {
+            // A new path waits for the search to end: the search holds the tables.
             if self.idle(&format!("setoption {name}")) {
-                let lines = self.syzygy.set_path(&path);
+                let lines = self.syzygy.set_path(&path());
                 lines.iter().for_each(|l| self.info_string(l));
             }
         } else {
