@@ -21,9 +21,12 @@ mod train;
 mod tune;
 
 #[derive(Parser)]
+// `--version` prints `Ferrum 0.3.0 (abc1234)`, as the UCI `id name` does: the display name
+// is what clap writes before the version; usage lines still say `ferrum`.
 #[command(
     name = "ferrum",
-    version,
+    display_name = "Ferrum",
+    version = ferrum::VERSION,
     about = "Ferrum chess engine. Without a subcommand it speaks UCI on stdin/stdout."
 )]
 struct Cli {

@@ -8,7 +8,7 @@ use ferrum::book::{Book, BookPosition};
 use ferrum::core::Position;
 use ferrum::rules::{read_pgn, Game, PgnGame, PgnStream};
 use ferrum::rules::{Location, Notes, PgnParser, SyntaxError, Visitor};
-use ferrum::uci::{parse, Command, Session};
+use ferrum::uci::{parse_bytes, Command, Session};
 
 /// FEN text: parsing never panics; a parsed position writes a FEN that parses back to the same
 /// position; every legal move makes and unmakes cleanly with exact keys.
@@ -48,26 +48,41 @@ impl std::io::Write for SharedOut {
     }
 }
 
+/// `line` (bytes, without its `\n`) as the session reads it: one trailing `\r` dropped and NUL
+/// bytes read as spaces (see `Session::handle_bytes`).
+fn as_read(line: &[u8]) -> Vec<u8> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    line.iter()
+        .map(|&b| if b == 0 { b' ' } else { b })
+        .collect()
+}
+
 /// True when `line` is a `go` that must be answered by one `bestmove` (every `go` but a
 /// well-formed `go perft N`, which counts instead).
-fn wants_bestmove(line: &str) -> bool {
-    matches!(parse(line), Ok(Command::Go(go)) if go.perft.is_none())
+fn wants_bestmove(line: &[u8]) -> bool {
+    matches!(parse_bytes(&as_read(line)), Ok(Command::Go(go)) if go.perft.is_none())
 }
 
 /// UCI input: parsing never panics; every `go` line, however malformed, gets exactly one
 /// `bestmove` (each is stopped at once, as are `go perft` and `bench`, which must stop too);
-/// and the session still answers `isready`.
+/// and the session still answers `isready`. The lines are bytes as a GUI could send them:
+/// not UTF-8, with `\r` endings or NUL bytes.
 pub fn check_uci_lines(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let _ = parse(&text);
+    let _ = parse_bytes(data);
     let out = SharedOut::default();
     let mut gos = 0;
     {
         let mut session = Session::new(out.clone());
-        for line in text.lines().take(8) {
-            session.handle_line(line);
-            let first = line.split_whitespace().next();
-            if matches!(first, Some("go" | "bench")) {
+        for line in data.split(|&b| b == b'\n').take(8) {
+            session.handle_bytes(line);
+            // The first word as the parser splits it (at Unicode whitespace too).
+            let read = as_read(line);
+            let first = String::from_utf8_lossy(&read)
+                .split_whitespace()
+                .next()
+                .map(str::to_string);
+            if matches!(first.as_deref(), Some("go" | "bench")) {
                 gos += usize::from(wants_bestmove(line));
                 session.handle_line("stop");
                 session.wait_for_search();
@@ -351,8 +366,54 @@ const SESSION_STARTS: [&str; 5] = [
     "position fen rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1",
 ];
 
+/// One `uci_session` command line, as bytes, from `op` and `arg`; a raw line (op bytes
+/// `0xd0..0xe0`) takes its bytes from `next`.
+fn session_line(op: u8, arg: usize, next: &mut impl FnMut() -> Option<u8>) -> Vec<u8> {
+    if (0xd0..0xe0).contains(&op) {
+        // Raw bytes, UTF-8 or not, NULs and `\r` included: `arg % 24` of them.
+        return (0..arg % 24).map_while(|_| next()).collect();
+    }
+    session_command(op, arg).into_bytes()
+}
+
+/// A `uci_session` command chosen by `op` and `arg`.
+fn session_command(op: u8, arg: usize) -> String {
+    match op % 16 {
+        // The top eighth of the op bytes: a malformed `go`.
+        _ if op >= 0xe0 => malformed_go(arg * 32 + usize::from(op - 0xe0)),
+        0 => SESSION_STARTS[arg % SESSION_STARTS.len()].to_string(),
+        1 => format!(
+            "{} moves {} {}",
+            SESSION_STARTS[arg % SESSION_STARTS.len()],
+            MOVE_WORDS[arg % MOVE_WORDS.len()],
+            MOVE_WORDS[(arg / 3) % MOVE_WORDS.len()]
+        ),
+        2 => format!("go depth {}", 1 + arg % 3),
+        3 => format!("go nodes {}", 1 + arg * 8),
+        4 => format!("go movetime {}", arg % 6),
+        5 => "go infinite".to_string(),
+        6 => format!("go wtime {} btime {} winc 0 binc 0", arg as i64 - 20, arg),
+        7 => "stop".to_string(),
+        8 => "isready".to_string(),
+        9 => format!("setoption name Threads value {}", 1 + arg % 2),
+        10 => format!("setoption name MultiPV value {}", 1 + arg % 4),
+        11 => format!("setoption name UCI_Chess960 value {}", arg % 2 == 0),
+        12 => format!("play {}", MOVE_WORDS[arg % MOVE_WORDS.len()]),
+        13 => ["undo", "legalmoves", "outcome", "ucinewgame"][arg % 4].to_string(),
+        14 => format!("setoption name Hash value {}", 1 + arg % 4),
+        _ => [
+            "d",
+            "eval",
+            "ponderhit",
+            "setoption name OwnBook value true",
+        ][arg % 4]
+            .to_string(),
+    }
+}
+
 /// The whole UCI loop fed a command sequence chosen by the input bytes (positions, short
-/// searches, malformed `go` lines, stop, options, the rules pipe, interleaved without waiting):
+/// searches, malformed `go` lines, stop, options, the rules pipe, raw lines of arbitrary bytes,
+/// interleaved without waiting), as bytes through `Session::handle_bytes`:
 /// every `go` but a `go perft` gets exactly one `bestmove`, legal in the position it searched
 /// (or `0000` when there was no legal move), and the loop still answers `isready` at the end.
 pub fn check_uci_session(data: &[u8]) {
@@ -365,41 +426,14 @@ pub fn check_uci_session(data: &[u8]) {
     let mut next = move || bytes.next();
     while let Some(op) = next() {
         let arg = next().unwrap_or(0) as usize;
-        let line = match op % 16 {
-            // The top eighth of the op bytes: a malformed `go`.
-            _ if op >= 0xe0 => malformed_go(arg * 32 + usize::from(op - 0xe0)),
-            0 => SESSION_STARTS[arg % SESSION_STARTS.len()].to_string(),
-            1 => format!(
-                "{} moves {} {}",
-                SESSION_STARTS[arg % SESSION_STARTS.len()],
-                MOVE_WORDS[arg % MOVE_WORDS.len()],
-                MOVE_WORDS[(arg / 3) % MOVE_WORDS.len()]
-            ),
-            2 => format!("go depth {}", 1 + arg % 3),
-            3 => format!("go nodes {}", 1 + arg * 8),
-            4 => format!("go movetime {}", arg % 6),
-            5 => "go infinite".to_string(),
-            6 => format!("go wtime {} btime {} winc 0 binc 0", arg as i64 - 20, arg),
-            7 => "stop".to_string(),
-            8 => "isready".to_string(),
-            9 => format!("setoption name Threads value {}", 1 + arg % 2),
-            10 => format!("setoption name MultiPV value {}", 1 + arg % 4),
-            11 => format!("setoption name UCI_Chess960 value {}", arg % 2 == 0),
-            12 => format!("play {}", MOVE_WORDS[arg % MOVE_WORDS.len()]),
-            13 => ["undo", "legalmoves", "outcome", "ucinewgame"][arg % 4].to_string(),
-            14 => format!("setoption name Hash value {}", 1 + arg % 4),
-            _ => [
-                "d",
-                "eval",
-                "ponderhit",
-                "setoption name OwnBook value true",
-            ][arg % 4]
-                .to_string(),
-        };
-        if wants_bestmove(&line) {
-            searched.push(session.position().clone());
+        let raw = session_line(op, arg, &mut next);
+        // A raw line may hold `\n`: the loop reads it as several lines.
+        for line in raw.split(|&b| b == b'\n') {
+            if wants_bestmove(line) {
+                searched.push(session.position().clone());
+            }
+            session.handle_bytes(line);
         }
-        session.handle_line(&line);
     }
     session.handle_line("stop");
     session.wait_for_search();

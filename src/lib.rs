@@ -66,6 +66,26 @@ mod serde_impls;
 pub use core::{Color, Move, Piece, PieceKind, Position, Square};
 pub use rules::{DrawClaim, Game, GameError, MoveError, Outcome, SharedGame};
 
+/// The version text of [`VERSION`], as a literal for `concat!` (it also makes
+/// [`uci::ENGINE_NAME`]).
+macro_rules! version_text {
+    () => {
+        concat!(env!("CARGO_PKG_VERSION"), env!("FERRUM_COMMIT_SUFFIX"))
+    };
+}
+pub(crate) use version_text;
+
+/// This build's version: the package version and, for a build from a git checkout, the
+/// commit's short hash (with `-dirty` when the sources differ from it), e.g. `0.3.0 (abc1234)`;
+/// just `0.3.0` from a crates.io download or without `git` (see `build.rs`). `ferrum
+/// --version` prints it after `Ferrum`, and the UCI `id name` is `Ferrum` and it.
+///
+/// ```
+/// assert!(ferrum::VERSION.starts_with(env!("CARGO_PKG_VERSION")));
+/// assert_eq!(ferrum::uci::ENGINE_NAME, format!("Ferrum {}", ferrum::VERSION));
+/// ```
+pub const VERSION: &str = version_text!();
+
 /// The README's code examples, compiled and run as doctests so the README stays true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -386,3 +386,195 @@ fn perft_and_bench_answered_then_asked_again_at_once() {
         }
     }
 }
+
+/// Runs the engine on `input` (then end of input) and returns its output and whether it exited
+/// with status 0, or panics after 60 s: an engine that hangs fails the test.
+fn run_on_bytes(input: &[u8]) -> (Vec<String>, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start ferrum");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    // Written from a thread: an engine that stopped reading must not block the test.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut bytes);
+        let _ = tx.send(bytes);
+    });
+    let Ok(bytes) = rx.recv_timeout(Duration::from_secs(60)) else {
+        let _ = child.kill();
+        panic!("no end of output within 60 s");
+    };
+    let _ = writer.join();
+    let ok = child.wait().is_ok_and(|s| s.success());
+    let text = String::from_utf8_lossy(&bytes);
+    (text.lines().map(str::to_string).collect(), ok)
+}
+
+fn count(out: &[String], prefix: &str) -> usize {
+    out.iter().filter(|l| l.starts_with(prefix)).count()
+}
+
+/// A Windows GUI sends a path in its code page (Latin-1 é, one byte 0xE9): the engine reads
+/// the line lossily, says so, and answers everything after it.
+#[test]
+fn a_line_that_is_not_utf8_does_not_end_the_session() {
+    let (out, ok) = run_on_bytes(
+        b"isready\nsetoption name SyzygyPath value C:\\Users\\Jos\xe9\\tb\nisready\ngo depth 2\n",
+    );
+    assert!(ok, "{out:?}");
+    assert_eq!(count(&out, "readyok"), 2, "{out:?}");
+    assert_eq!(count(&out, "bestmove "), 1, "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string input is not UTF-8 from byte 44")),
+        "{out:?}"
+    );
+}
+
+/// A NUL byte (a GUI writing C strings) reads as a space: the command before it still works.
+#[test]
+fn nul_bytes_in_a_line_read_as_spaces() {
+    let (out, ok) = run_on_bytes(b"isready\0\n\0\ngo depth 1\0\0\n\0isready\n");
+    assert!(ok, "{out:?}");
+    assert_eq!(count(&out, "readyok"), 2, "{out:?}");
+    assert_eq!(count(&out, "bestmove "), 1, "{out:?}");
+    assert_eq!(count(&out, "info string"), 0, "{out:?}");
+}
+
+/// A 10 MB line is skipped in bounded time and memory with one short `info string`, not sent
+/// back whole; the next line is answered.
+#[test]
+fn a_ten_megabyte_line_is_skipped_and_the_next_answered() {
+    let mut input = b"isready\n".to_vec();
+    input.extend(std::iter::repeat_n(b'a', 10_000_000));
+    input.extend(b"\nisready\nposition startpos moves ");
+    input.extend(b"e2e4 ".repeat(2_000_000));
+    input.extend(b"\nisready\n");
+    let started = Instant::now();
+    let (out, ok) = run_on_bytes(&input);
+    let took = started.elapsed();
+    assert!(ok);
+    assert_eq!(count(&out, "readyok"), 3, "{out:?}");
+    let size: usize = out.iter().map(|l| l.len() + 1).sum();
+    assert!(size < 1_000, "{size} bytes of output");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+/// A line of only `\r` (a CRLF blank line) is a blank line.
+#[test]
+fn a_line_of_only_cr_is_blank() {
+    let (out, ok) = run_on_bytes(b"\r\nisready\r\n\r\n\r\nisready\n\r");
+    assert!(ok);
+    assert_eq!(out, ["readyok", "readyok"]);
+}
+
+/// A whole session with CRLF line endings, as a Windows GUI sends it.
+#[test]
+fn crlf_line_endings_work_for_a_whole_session() {
+    let (out, ok) = run_on_bytes(
+        b"uci\r\nisready\r\nposition startpos moves e2e4\r\ngo depth 3\r\nisready\r\nquit\r\n",
+    );
+    assert!(ok, "{out:?}");
+    assert!(out[0].starts_with("id name Ferrum"), "{out:?}");
+    assert_eq!(count(&out, "uciok"), 1, "{out:?}");
+    assert_eq!(count(&out, "readyok"), 2, "{out:?}");
+    assert_eq!(count(&out, "info string"), 0, "{out:?}");
+    assert!(count(&out, "info depth 3 ") > 0, "{out:?}");
+    let best = out.iter().find_map(|l| l.strip_prefix("bestmove "));
+    let mv = best.and_then(|b| b.split_whitespace().next()).unwrap_or("");
+    let mut pos = ferrum::core::Position::startpos();
+    let e4 = pos.parse_uci("e2e4").expect("e2e4");
+    pos.make(e4);
+    assert!(pos.parse_uci(mv).is_ok(), "a move for Black: {out:?}");
+}
+
+/// Input closed while the engine ponders or analyses without limit: the search stops, still
+/// answers with its `bestmove`, and the engine exits with status 0.
+#[test]
+fn end_of_input_during_go_ponder_or_infinite_still_answers() {
+    for go in ["go ponder wtime 10000 btime 10000", "go infinite"] {
+        let input = format!("position startpos moves e2e4\n{go}\n");
+        let (out, ok) = run_on_bytes(input.as_bytes());
+        assert!(ok, "{go}: {out:?}");
+        assert_eq!(count(&out, "bestmove "), 1, "{go}: {out:?}");
+        assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")));
+    }
+}
+
+/// On Unix a path is bytes: a `BookFile` in a directory whose name holds the byte 0xE9 (not
+/// UTF-8) is opened as sent, not through a lossy text.
+#[cfg(unix)]
+#[test]
+fn a_book_file_path_that_is_not_utf8_is_opened() {
+    use std::os::unix::ffi::OsStrExt;
+    let mut name = b"ferrum-book-\xe9-".to_vec();
+    name.extend(std::process::id().to_string().bytes());
+    let dir = std::env::temp_dir().join(std::ffi::OsStr::from_bytes(&name));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let book = dir.join("ferrum.bin");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/book/ferrum.bin"),
+        &book,
+    )
+    .expect("copy");
+    let line = |path: &std::path::Path| {
+        let mut l = b"setoption name BookFile value ".to_vec();
+        l.extend(path.as_os_str().as_bytes());
+        l.push(b'\n');
+        l
+    };
+    let mut input = b"setoption name OwnBook value true\n".to_vec();
+    input.extend(line(&book));
+    input.extend(b"go depth 1\n");
+    // The same directory, a file that is not there: the path really is read.
+    input.extend(line(&dir.join("missing.bin")));
+    let (out, ok) = run_on_bytes(&input);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ok, "{out:?}");
+    let said: Vec<&String> = out.iter().filter(|l| l.contains("BookFile")).collect();
+    assert_eq!(said.len(), 1, "{out:?}");
+    assert!(
+        said[0].contains("cannot read book file") && said[0].contains("missing.bin"),
+        "{out:?}"
+    );
+    assert_eq!(count(&out, "info string book move "), 1, "{out:?}");
+    assert_eq!(count(&out, "bestmove "), 1, "{out:?}");
+}
+
+/// `ferrum --version` and the UCI `id name` name the same build: `Ferrum`, the package version
+/// and, from a git checkout, the commit (`Ferrum 0.3.0 (abc1234)`).
+#[test]
+fn version_and_id_name_agree_and_name_the_build() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrum"))
+        .arg("--version")
+        .output()
+        .expect("run ferrum --version");
+    assert!(out.status.success());
+    let version = String::from_utf8_lossy(&out.stdout).trim_end().to_string();
+    assert_eq!(version, format!("Ferrum {}", ferrum::VERSION));
+    assert_eq!(ferrum::uci::ENGINE_NAME, version);
+    let (lines, ok) = run_on_bytes(b"uci\n");
+    assert!(ok);
+    assert_eq!(lines[0], format!("id name {version}"));
+    // The version, then either nothing (no git) or ` (` seven hex digits [`-dirty`] `)`.
+    let rest = ferrum::VERSION
+        .strip_prefix(env!("CARGO_PKG_VERSION"))
+        .expect("package version first");
+    if let Some(commit) = rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) {
+        let hash = commit.strip_suffix("-dirty").unwrap_or(commit);
+        assert!(
+            hash.len() == 7 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{version}"
+        );
+    } else {
+        assert_eq!(rest, "", "{version}");
+    }
+}

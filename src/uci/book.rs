@@ -1,5 +1,7 @@
 //! The opening-book options of the UCI loop: `OwnBook` and `BookFile`.
 
+use std::ffi::OsStr;
+
 use crate::book::{Book, BookMove, BookPosition, Choice};
 use crate::core::zobrist::splitmix;
 use crate::core::{Move, Position, Square};
@@ -58,7 +60,13 @@ impl BookOptions {
             self.own_book = parse_check("OwnBook", value)?;
             return Ok(());
         }
-        let path = value.map(str::trim).unwrap_or_default();
+        self.set_file(OsStr::new(value.map(str::trim).unwrap_or_default()))
+    }
+
+    /// Sets `BookFile` to `path` (empty or `<empty>`: the embedded book), read and checked at
+    /// once. The loop passes the value's bytes as sent, so a path that is not UTF-8 still
+    /// opens where the platform allows it (see [`crate::uci::OptionValue`]).
+    pub fn set_file(&mut self, path: &OsStr) -> Result<(), OptionError> {
         if path.is_empty() || path == "<empty>" {
             self.file = None;
             return Ok(());

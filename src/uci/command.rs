@@ -1,6 +1,8 @@
 //! The UCI command parser: one input line in, one [`Command`] out. Pure, so it is tested on its
 //! own; the loop in [`super::session`] acts on the result.
 
+use std::borrow::Cow;
+use std::ffi::OsString;
 use std::fmt;
 
 use crate::rules::PipeCommand;
@@ -63,10 +65,11 @@ pub enum Command {
     UciNewGame,
     /// `setoption name <name> [value <value>]`; both may contain spaces.
     SetOption {
-        /// The option's name as written.
+        /// The option's name, its words joined by single spaces.
         name: String,
-        /// The value, if any (buttons have none).
-        value: Option<String>,
+        /// The value, if any (buttons have none): everything after ` value ` as sent, inner
+        /// spaces kept.
+        value: Option<OptionValue>,
     },
     /// `position startpos|fen <fen> [moves <m1> <m2> …]`
     Position {
@@ -99,6 +102,66 @@ pub enum Command {
     /// The rules API on the pipe: `legalmoves`, `play <move>`, `undo`, `outcome`, applied to
     /// the game that `position` set up (see [`PipeCommand`]).
     Rules(PipeCommand),
+}
+
+/// A `setoption` value as the GUI sent it: the bytes after ` value `, trimmed of ASCII
+/// whitespace at both ends, inner spaces kept. A file option builds its path from the bytes,
+/// which need not be UTF-8 (a Windows GUI sends paths in its code page); every other option
+/// reads [`OptionValue::text`].
+///
+/// ```
+/// use ferrum::uci::{parse_bytes, Command, OptionValue};
+/// let cmd = parse_bytes(b"setoption name BookFile value /tmp/Jos\xe9/my  book.bin").unwrap();
+/// let Command::SetOption { value: Some(value), .. } = cmd else { panic!("{cmd:?}") };
+/// assert_eq!(value.as_bytes(), b"/tmp/Jos\xe9/my  book.bin");
+/// assert_eq!(value.text(), "/tmp/Jos\u{fffd}/my  book.bin");
+/// assert_eq!(OptionValue::from("50").text(), "50");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OptionValue {
+    bytes: Vec<u8>,
+}
+
+impl OptionValue {
+    /// A value of these bytes (kept as they are).
+    pub fn from_bytes(bytes: Vec<u8>) -> OptionValue {
+        OptionValue { bytes }
+    }
+
+    /// The bytes as sent.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The value as text; bytes that are not UTF-8 read as U+FFFD.
+    pub fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(&self.bytes)
+    }
+
+    /// True when the bytes are UTF-8 (the text is exactly what was sent).
+    pub fn is_utf8(&self) -> bool {
+        std::str::from_utf8(&self.bytes).is_ok()
+    }
+
+    /// The value as a path, with its bytes exactly as sent on Unix, where a path is any bytes;
+    /// elsewhere (Windows paths are UTF-16) from [`OptionValue::text`].
+    pub fn to_os_string(&self) -> OsString {
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt;
+            OsString::from_vec(self.bytes.clone())
+        }
+        #[cfg(not(unix))]
+        {
+            OsString::from(self.text().into_owned())
+        }
+    }
+}
+
+impl From<&str> for OptionValue {
+    fn from(text: &str) -> OptionValue {
+        OptionValue::from_bytes(text.as_bytes().to_vec())
+    }
 }
 
 /// Why a line was not understood.
@@ -143,6 +206,21 @@ fn invalid(command: &'static str, reason: impl Into<String>) -> ParseError {
 /// assert!(parse("fly away").is_err());
 /// ```
 pub fn parse(line: &str) -> Result<Command, ParseError> {
+    parse_bytes(line.as_bytes())
+}
+
+/// Parses one line of UCI input given as bytes, without its line ending. Bytes that are not
+/// UTF-8 read as U+FFFD, except in a `setoption` value, which keeps them (see
+/// [`OptionValue`]).
+///
+/// ```
+/// use ferrum::uci::{parse_bytes, Command};
+/// assert_eq!(parse_bytes(b"isready"), Ok(Command::IsReady));
+/// assert!(parse_bytes(b"\xe9isready").is_err());
+/// ```
+pub fn parse_bytes(raw: &[u8]) -> Result<Command, ParseError> {
+    let text = String::from_utf8_lossy(raw);
+    let line: &str = &text;
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, rest)) = tokens.split_first() else {
         return Ok(Command::Empty);
@@ -151,7 +229,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "uci" => Ok(Command::Uci),
         "isready" => Ok(Command::IsReady),
         "ucinewgame" => Ok(Command::UciNewGame),
-        "setoption" => parse_setoption(rest),
+        // From the bytes: the value keeps them, and its inner spaces.
+        "setoption" => parse_setoption(raw),
         "position" => parse_position(rest),
         "go" => Ok(Command::Go(parse_go(rest))),
         "stop" => Ok(Command::Stop),
@@ -177,7 +256,17 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "legalmoves" | "play" | "undo" | "outcome" => PipeCommand::parse(line)
             .map(Command::Rules)
             .ok_or_else(|| ParseError::Unknown(head.to_string())),
-        other => Err(ParseError::Unknown(other.to_string())),
+        other => Err(ParseError::Unknown(shortened(other))),
+    }
+}
+
+/// An unknown word as the error names it: its first 40 characters, so a line of megabytes is
+/// not sent back whole.
+fn shortened(word: &str) -> String {
+    const KEEP: usize = 40;
+    match word.char_indices().nth(KEEP) {
+        Some((end, _)) => format!("{}...", &word[..end]),
+        None => word.to_string(),
     }
 }
 
@@ -190,23 +279,64 @@ fn number<T: std::str::FromStr>(
         .map_err(|_| invalid(command, format!("{what} needs a number, found '{text}'")))
 }
 
-fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
-    if rest.first() != Some(&"name") {
+/// Where the words of `raw` start and end, split at whitespace as [`str::split_whitespace`]
+/// splits the line's text (bytes that are not UTF-8 are never whitespace), so the offsets
+/// point into the bytes as sent.
+fn words(raw: &[u8]) -> Vec<(usize, usize)> {
+    let mut words = Vec::new();
+    let mut start = None;
+    let mut at = 0;
+    for chunk in raw.utf8_chunks() {
+        for (i, c) in chunk.valid().char_indices() {
+            match (c.is_whitespace(), start) {
+                (true, Some(s)) => {
+                    words.push((s, at + i));
+                    start = None;
+                }
+                (false, None) => start = Some(at + i),
+                _ => {}
+            }
+        }
+        at += chunk.valid().len();
+        if !chunk.invalid().is_empty() && start.is_none() {
+            start = Some(at);
+        }
+        at += chunk.invalid().len();
+    }
+    words.extend(start.map(|s| (s, raw.len())));
+    words
+}
+
+/// `setoption name <name> [value <value>]` from the line's bytes: the name is the words between
+/// `name` and the first `value`, the value the bytes from the word after that `value` to the
+/// end of the last word, so a path keeps its inner spaces and its bytes as sent.
+fn parse_setoption(raw: &[u8]) -> Result<Command, ParseError> {
+    let words = words(raw);
+    let word = |&(start, end): &(usize, usize)| &raw[start..end];
+    if words.get(1).map(word) != Some(b"name") {
         return Err(invalid(
             "setoption",
             "expected 'setoption name <name> [value <value>]'",
         ));
     }
-    let body = &rest[1..];
-    let value_at = body.iter().position(|&t| t == "value");
-    let (name, value) = match value_at {
-        Some(i) => (body[..i].join(" "), Some(body[i + 1..].join(" "))),
-        None => (body.join(" "), None),
-    };
+    let body = words.get(2..).unwrap_or_default();
+    let value_at = body.iter().position(|w| word(w) == b"value");
+    let name_words = &body[..value_at.unwrap_or(body.len())];
+    let name: Vec<Cow<str>> = name_words
+        .iter()
+        .map(|w| String::from_utf8_lossy(word(w)))
+        .collect();
     if name.is_empty() {
         return Err(invalid("setoption", "the option name is missing"));
     }
-    Ok(Command::SetOption { name, value })
+    let value = value_at.map(|i| match (body.get(i + 1), body.last()) {
+        (Some(&(start, _)), Some(&(_, end))) => OptionValue::from_bytes(raw[start..end].to_vec()),
+        _ => OptionValue::default(),
+    });
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value,
+    })
 }
 
 fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
@@ -376,6 +506,30 @@ mod tests {
             Ok(Command::SetOption {
                 name: "Clear Hash".into(),
                 value: None
+            })
+        );
+        // The value as sent, not its words joined again: a path with two spaces keeps them.
+        assert_eq!(
+            parse("setoption  name  BookFile value   /tmp/my  books/a.bin \t"),
+            Ok(Command::SetOption {
+                name: "BookFile".into(),
+                value: Some("/tmp/my  books/a.bin".into())
+            })
+        );
+        let latin1 = parse_bytes(b"setoption name SyzygyPath value C:\\tb\xe9 x");
+        assert_eq!(
+            latin1,
+            Ok(Command::SetOption {
+                name: "SyzygyPath".into(),
+                value: Some(OptionValue::from_bytes(b"C:\\tb\xe9 x".to_vec()))
+            })
+        );
+        // Whitespace is what splits the other commands, Unicode's included.
+        assert_eq!(
+            parse("setoption\u{2000}name Hash\u{3000}value\u{a0}64\u{2000}"),
+            Ok(Command::SetOption {
+                name: "Hash".into(),
+                value: Some("64".into())
             })
         );
         assert!(parse("setoption Hash 3").is_err());
@@ -564,6 +718,12 @@ mod tests {
     #[test]
     fn unknown_commands_are_named() {
         assert_eq!(parse("xyzzy 1 2"), Err(ParseError::Unknown("xyzzy".into())));
+        // A huge word is named by its start, not sent back whole.
+        let long = "é".repeat(100_000);
+        assert_eq!(
+            parse(&long),
+            Err(ParseError::Unknown(format!("{}...", "é".repeat(40))))
+        );
         assert_eq!(
             parse("xyzzy").unwrap_err().to_string(),
             "unknown command 'xyzzy'"

@@ -5,6 +5,8 @@
 //! The strength levels (`UCI_LimitStrength`, `Skill Level`) play with the hand-crafted
 //! evaluation whatever these say: their calibration was measured with it.
 
+use std::ffi::OsStr;
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::eval::nnue::{embedded, Network, EMBEDDED_NAME};
@@ -72,21 +74,31 @@ impl EvalOptions {
             return Ok(Some(format!("evaluation: {}", self.describe())));
         }
         let path = value.map(str::trim).unwrap_or("");
+        self.set_file(OsStr::new(path)).map(Some)
+    }
+
+    /// Sets `EvalFile` to `path` (empty, `<empty>` or `<embedded>`: the embedded network) and
+    /// says which evaluation is now in use; on `Err` the previous one stays. The loop passes
+    /// the value's bytes as sent, so a path that is not UTF-8 still loads where the platform
+    /// allows it (see [`crate::uci::OptionValue`]).
+    pub fn set_file(&mut self, path: &OsStr) -> Result<String, OptionError> {
         if path.is_empty() || path == "<empty>" || path == "<embedded>" {
             self.file = None;
         } else {
-            match Network::load(std::path::Path::new(path)) {
-                Ok(net) => self.file = Some((path.to_string(), Arc::new(net))),
+            // Messages name the file lossily: they are text for the GUI, the path is not.
+            let name = path.to_string_lossy().into_owned();
+            match Network::load(Path::new(path)) {
+                Ok(net) => self.file = Some((name, Arc::new(net))),
                 Err(error) => {
                     return Err(OptionError::EvalFile {
-                        path: path.to_string(),
+                        path: name,
                         error,
                         kept: self.file.as_ref().map(|(file, _)| file.clone()),
                     })
                 }
             }
         }
-        Ok(Some(format!("EvalFile: {}", self.describe())))
+        Ok(format!("EvalFile: {}", self.describe()))
     }
 
     /// The network to search with (`None`: the hand-crafted evaluation).

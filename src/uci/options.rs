@@ -20,6 +20,11 @@ pub struct Options {
     pub move_overhead: u64,
     /// Castling written king-takes-rook, Chess960 FENs.
     pub chess960: bool,
+    /// `UCI_AnalyseMode`: the GUI says it is analysing, not playing a game. Stored and nothing
+    /// more: the search has nothing that differs between play and analysis (no contempt, no
+    /// time-saving shortcuts; `go infinite` and `go ponder` already skip the book), so the
+    /// same `go` gives the same search either way.
+    pub analyse_mode: bool,
 }
 
 impl Default for Options {
@@ -31,6 +36,7 @@ impl Default for Options {
             ponder: false,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             chess960: false,
+            analyse_mode: false,
         }
     }
 }
@@ -52,6 +58,8 @@ pub enum Change {
     ClearHash,
     /// `UCI_Chess960`.
     Chess960(bool),
+    /// `UCI_AnalyseMode` (stored; see [`Options::analyse_mode`]).
+    AnalyseMode(bool),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -125,6 +133,7 @@ pub fn declarations() -> Vec<String> {
     lines.push("option name Ponder type check default false".to_string());
     lines.push("option name Clear Hash type button".to_string());
     lines.push("option name UCI_Chess960 type check default false".to_string());
+    lines.push("option name UCI_AnalyseMode type check default false".to_string());
     lines
 }
 
@@ -187,6 +196,7 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Change, Option
     match lower.as_str() {
         "ponder" => parse_check("Ponder", value).map(Change::Ponder),
         "uci_chess960" => parse_check("UCI_Chess960", value).map(Change::Chess960),
+        "uci_analysemode" => parse_check("UCI_AnalyseMode", value).map(Change::AnalyseMode),
         "clear hash" => Ok(Change::ClearHash),
         _ => Err(OptionError::Unknown {
             name: name.trim().to_string(),
@@ -208,10 +218,10 @@ mod tests {
                 rest[..rest.find(" type ").expect("type")].to_string()
             })
             .collect();
-        assert_eq!(names.len(), 7);
+        assert_eq!(names.len(), 8);
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), 7);
+        assert_eq!(names.len(), 8);
         assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 65536".into()));
     }
 
@@ -240,6 +250,11 @@ mod tests {
             parse_setoption("uci_chess960", Some("false")),
             Ok(Change::Chess960(false))
         );
+        assert_eq!(
+            parse_setoption("UCI_AnalyseMode", Some("true")),
+            Ok(Change::AnalyseMode(true))
+        );
+        assert!(parse_setoption("uci_analysemode", Some("on")).is_err());
         assert!(parse_setoption("Contempt", Some("10")).is_err());
     }
 
@@ -248,6 +263,6 @@ mod tests {
         let o = Options::default();
         assert_eq!((o.hash_mb, o.threads, o.multipv), (16, 1, 1));
         assert_eq!(o.move_overhead, DEFAULT_MOVE_OVERHEAD);
-        assert!(!o.ponder && !o.chess960);
+        assert!(!o.ponder && !o.chess960 && !o.analyse_mode);
     }
 }

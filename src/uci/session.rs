@@ -14,8 +14,9 @@ use crate::rules::{answer, Game};
 use crate::search::{Engine, Job, Limits, Signals, BENCH_DEPTH};
 
 use super::book::BookOptions;
-use super::command::{parse, Command, GoParams, StartPosition};
+use super::command::{parse_bytes, Command, GoParams, OptionValue, StartPosition};
 use super::eval_options::EvalOptions;
+use super::input::{clean, lossy_note, read_line, Read, MAX_LINE};
 use super::options::{declarations, parse_setoption, Change, Options};
 use super::report::{write_lines, UciReporter};
 use super::strength_options::StrengthOptions;
@@ -31,8 +32,9 @@ pub enum Flow {
     Quit,
 }
 
-/// The engine name and author sent in reply to `uci`.
-pub const ENGINE_NAME: &str = concat!("Ferrum ", env!("CARGO_PKG_VERSION"));
+/// The engine name sent in reply to `uci`: `Ferrum` and [`crate::VERSION`], e.g.
+/// `Ferrum 0.3.0 (abc1234)`, so a GUI's log and a tournament's PGN name the build.
+pub const ENGINE_NAME: &str = concat!("Ferrum ", crate::version_text!());
 /// The author line.
 pub const ENGINE_AUTHOR: &str = "the Ferrum developers";
 
@@ -86,11 +88,24 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     /// Reads lines from `input` until `quit` or end of input; a running search is then
-    /// stopped (and still answers).
-    pub fn run<R: BufRead>(&mut self, input: R) {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if self.handle_line(&line) == Flow::Quit {
+    /// stopped (and still answers, so every `go` gets its `bestmove`). Lines are bytes: one
+    /// that is not UTF-8, ends in CRLF, holds a NUL or is longer than [`MAX_LINE`] is read
+    /// as well as it can be or skipped with an `info string`, never a reason to stop.
+    pub fn run<R: BufRead>(&mut self, mut input: R) {
+        let mut line = Vec::new();
+        loop {
+            // A read error (stdin gone) ends the conversation like end of input.
+            let flow = match read_line(&mut input, &mut line, MAX_LINE) {
+                Ok(Read::Line) => self.handle_bytes(&line),
+                Ok(Read::TooLong(len)) => {
+                    self.info_string(&format!(
+                        "a line of {len} bytes ignored: longer than {MAX_LINE}"
+                    ));
+                    Flow::Continue
+                }
+                Ok(Read::End) | Err(_) => Flow::Quit,
+            };
+            if flow == Flow::Quit {
                 break;
             }
         }
@@ -100,7 +115,19 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// Parses and carries out one input line.
     pub fn handle_line(&mut self, line: &str) -> Flow {
-        match parse(line) {
+        self.handle_bytes(line.as_bytes())
+    }
+
+    /// Parses and carries out one input line given as bytes, without its `\n`: a trailing
+    /// `\r` is dropped, NUL bytes read as spaces, and a line that is not UTF-8 is read with
+    /// U+FFFD for its bad bytes (saying so in an `info string`), except a `setoption` value,
+    /// which keeps them for a file path.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> Flow {
+        let line = clean(line);
+        if let Some(note) = lossy_note(&line) {
+            self.info_string(&note);
+        }
+        match parse_bytes(&line) {
             Ok(cmd) => self.handle(cmd),
             Err(e) => {
                 self.info_string(&e.to_string());
@@ -142,7 +169,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     self.engine.clear_hash();
                 }
             }
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_ref()),
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(go) => self.go(go),
             Command::Stop => self.engine.stop(),
@@ -235,7 +262,38 @@ impl<W: Write + Send + 'static> Session<W> {
         lines
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
+    /// A file option: its path from the value's bytes (see [`OptionValue::to_os_string`]).
+    /// `false` when `name` is no file option.
+    fn set_file_option(&mut self, name: &str, value: Option<&OptionValue>) -> bool {
+        let path = || value.map(OptionValue::to_os_string).unwrap_or_default();
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("BookFile") {
+            if let Err(e) = self.book.set_file(&path()) {
+                self.info_string(&e.to_string());
+            }
+        } else if name.eq_ignore_ascii_case("EvalFile") {
+            match self.eval.set_file(&path()) {
+                Ok(note) => self.info_string(&note),
+                Err(e) => self.info_string(&e.to_string()),
+            }
+        } else if SyzygyOptions::is_path(name) {
+            // A new path waits for the search to end: the search holds the tables.
+            if self.idle(&format!("setoption {name}")) {
+                let lines = self.syzygy.set_path(&path());
+                lines.iter().for_each(|l| self.info_string(l));
+            }
+        } else {
+            return false;
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&OptionValue>) {
+        if self.set_file_option(name, value) {
+            return;
+        }
+        let text = value.map(OptionValue::text);
+        let value = text.as_deref();
         if EvalOptions::handles(name) {
             match self.eval.set(name, value) {
                 Ok(Some(note)) => self.info_string(&note),
@@ -291,6 +349,7 @@ impl<W: Write + Send + 'static> Session<W> {
             Change::Ponder(on) => self.options.ponder = on,
             Change::MoveOverhead(ms) => self.options.move_overhead = ms,
             Change::ClearHash => self.engine.clear_hash(),
+            Change::AnalyseMode(on) => self.options.analyse_mode = on,
             Change::Chess960(on) => {
                 self.options.chess960 = on;
                 let on = on || self.game.is_chess960();
@@ -299,11 +358,8 @@ impl<W: Write + Send + 'static> Session<W> {
         }
     }
 
-    /// A Syzygy option. A new path waits for the search to end (the search holds the tables).
+    /// A Syzygy option other than the path (see [`Session::set_file_option`]).
     fn set_syzygy_option(&mut self, name: &str, value: Option<&str>) {
-        if SyzygyOptions::is_path(name) && !self.idle(&format!("setoption {name}")) {
-            return;
-        }
         match self.syzygy.set(name, value) {
             Ok(lines) => lines.iter().for_each(|l| self.info_string(l)),
             Err(e) => self.info_string(&e.to_string()),
@@ -501,6 +557,135 @@ mod tests {
             .find_map(|l| l.strip_prefix("bestmove ").map(str::to_string))
     }
 
+    /// Runs a whole session on `input` (bytes, through [`Session::run`]) and returns the
+    /// output without timing.
+    fn run_bytes(input: &[u8]) -> Vec<String> {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.run(input);
+        drop(s);
+        out.lines().iter().map(|l| without_timing(l)).collect()
+    }
+
+    /// Like [`run_bytes`], but through [`read_line`] and [`Session::handle_bytes`] (what
+    /// [`Session::run`] does) waiting for each search to end, so the output is the same from
+    /// run to run (lines a slow machine adds, `currmove` and bounds, left out).
+    fn run_bytes_waiting(mut input: &[u8]) -> Vec<String> {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        let mut line = Vec::new();
+        while let Ok(Read::Line) = read_line(&mut input, &mut line, MAX_LINE) {
+            let flow = s.handle_bytes(&line);
+            s.wait_for_search();
+            if flow == Flow::Quit {
+                break;
+            }
+        }
+        drop(s);
+        let lines = out.lines();
+        let steady = lines
+            .iter()
+            .filter(|l| !l.contains(" currmove ") && !l.contains("bound "));
+        // Bench's `N nodes M nps`: the speed differs from run to run.
+        let untimed = |l: &String| match l.strip_suffix(" nps") {
+            Some(rest) => rest.rsplit_once(' ').map_or(rest, |(n, _)| n).to_string(),
+            None => without_timing(l),
+        };
+        steady.map(untimed).collect()
+    }
+
+    #[test]
+    fn every_command_reads_the_same_with_crlf_endings() {
+        let path = one_move_book(&crate::book::BookPosition::startpos(), "b2b3", "crlf");
+        let book = format!("setoption name BookFile value {}", path.display());
+        let commands = [
+            "uci",
+            "debug on",
+            "isready",
+            "setoption name MultiPV value 2",
+            "setoption name OwnBook value true",
+            &book,
+            "setoption name Clear Hash",
+            "ucinewgame",
+            "go depth 3",
+            "position startpos moves e2e4 e7e5",
+            "setoption name OwnBook value false",
+            "go depth 3 searchmoves g1f3 d2d4",
+            "position fen 4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1 moves d2d7",
+            "d",
+            "eval",
+            "legalmoves",
+            "play Kf8",
+            "undo",
+            "outcome",
+            "go perft 2",
+            "bench 1",
+            "register later",
+            "flap",
+            "quit",
+            "isready",
+        ];
+        let lf: String = commands.iter().map(|c| format!("{c}\n")).collect();
+        let crlf: String = commands.iter().map(|c| format!("{c}\r\n")).collect();
+        let (lf, crlf) = (
+            run_bytes_waiting(lf.as_bytes()),
+            run_bytes_waiting(crlf.as_bytes()),
+        );
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(crlf, lf);
+        assert!(lf.contains(&"info string book move b2b3".to_string()));
+        assert!(lf.contains(&"played e8f8 Kf8 ongoing".to_string()));
+        assert_eq!(
+            lf.last().map(String::as_str),
+            Some("info string unknown command 'flap'")
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_read_lossily_once_said() {
+        let out = run_bytes(b"isready\n\xe9\xe9 isready\r\nis\xffready\nisready");
+        assert_eq!(
+            out,
+            [
+                "readyok",
+                "info string input is not UTF-8 from byte 0: read with U+FFFD for the bad bytes \
+                 (a file path keeps its bytes)",
+                "info string unknown command '\u{fffd}\u{fffd}'",
+                "info string input is not UTF-8 from byte 2: read with U+FFFD for the bad bytes \
+                 (a file path keeps its bytes)",
+                "info string unknown command 'is\u{fffd}ready'",
+                "readyok",
+            ]
+        );
+    }
+
+    /// `EvalFile` in a directory whose name is not UTF-8 loads: the path keeps its bytes.
+    #[cfg(unix)]
+    #[test]
+    fn eval_file_path_that_is_not_utf8_loads() {
+        use std::os::unix::ffi::OsStrExt;
+        let mut name = b"ferrum-net-\xe9-".to_vec();
+        name.extend(std::process::id().to_string().bytes());
+        let dir = std::env::temp_dir().join(std::ffi::OsStr::from_bytes(&name));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("n.nnue");
+        let mut net = crate::eval::nnue::Network::zeroed();
+        net.set_first_layer_bias(0, 255);
+        net.set_output_weight(0, 64);
+        std::fs::write(&path, net.to_bytes()).expect("write net");
+        let mut input = b"setoption name EvalFile value ".to_vec();
+        input.extend(path.as_os_str().as_bytes());
+        input.extend(b"\neval\n");
+        let out = run_bytes(&input);
+        let _ = std::fs::remove_dir_all(&dir);
+        let shown = path.to_string_lossy();
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("network ") && l.contains(&*shown) && l.contains(" 400 cp")),
+            "{out:?}"
+        );
+    }
+
     #[test]
     fn go_depth_answers_with_info_and_a_legal_bestmove() {
         let (out, pos) = run(&["position startpos moves e2e4", "go depth 4"]);
@@ -556,6 +741,19 @@ mod tests {
     }
 
     #[test]
+    fn analyse_mode_is_accepted_quietly_and_refused_if_not_a_boolean() {
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.handle_line("setoption name UCI_AnalyseMode value true");
+        assert!(s.options().analyse_mode && out.lines().is_empty());
+        s.handle_line("setoption name uci_analysemode value maybe");
+        assert!(s.options().analyse_mode, "kept");
+        assert_eq!(out.lines().len(), 1, "{:?}", out.lines());
+        s.handle_line("setoption name UCI_AnalyseMode value false");
+        assert!(!s.options().analyse_mode);
+    }
+
+    #[test]
     fn uci_lists_the_options_and_prints_nothing_before() {
         let (out, _) = run(&["uci"]);
         for name in [
@@ -566,6 +764,7 @@ mod tests {
             "Move Overhead",
             "Clear Hash",
             "UCI_Chess960",
+            "UCI_AnalyseMode",
         ] {
             assert!(
                 out.iter()
@@ -752,6 +951,9 @@ mod tests {
             "setoption name UCI_Elo value 1000",
         ]);
         assert_eq!(full, plain);
+        // UCI_AnalyseMode is stored only: the same search.
+        let analysing = search_and_bench(&["setoption name UCI_AnalyseMode value true"]);
+        assert_eq!(analysing, plain);
         // The options do reach the search: one level lower changes it.
         let limited = search_and_bench(&["setoption name Skill Level value 19"]);
         assert_ne!(limited.0, plain.0);

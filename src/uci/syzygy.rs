@@ -1,6 +1,7 @@
 //! The Syzygy options of the UCI loop, with Stockfish's names and meanings: `SyzygyPath`,
 //! `SyzygyProbeDepth`, `Syzygy50MoveRule` and `SyzygyProbeLimit`.
 
+use std::ffi::OsStr;
 use std::sync::Arc;
 
 use crate::search::TbConfig;
@@ -49,7 +50,7 @@ impl SyzygyOptions {
         let name = name.trim();
         let text = value.map(str::trim).unwrap_or_default();
         if Self::is_path(name) {
-            return Ok(self.set_path(text));
+            return Ok(self.set_path(OsStr::new(text)));
         }
         if name.eq_ignore_ascii_case("Syzygy50MoveRule") {
             self.config.rule50 = parse_check("Syzygy50MoveRule", Some(text))?;
@@ -61,13 +62,17 @@ impl SyzygyOptions {
         Ok(Vec::new())
     }
 
-    fn set_path(&mut self, path: &str) -> Vec<String> {
+    /// Sets `SyzygyPath` (empty or `<empty>`: no tables) and returns the lines for the GUI, as
+    /// [`SyzygyOptions::set`] does. The loop passes the value's bytes as sent.
+    pub fn set_path(&mut self, path: &OsStr) -> Vec<String> {
         // The prober holds one set of tables per process: the old one goes first.
         self.config.tables = None;
         if path.is_empty() || path == "<empty>" {
             return Vec::new();
         }
-        match Tablebases::open(path) {
+        let path = path.to_string_lossy();
+        // TODO(merge): pass the OsString
+        match Tablebases::open(&path) {
             Ok(tb) => {
                 let mut lines = vec![format!("Syzygy: {} in {path}", tb.report().summary())];
                 lines.extend(tb.report().problems.iter().map(|p| format!("Syzygy: {p}")));
