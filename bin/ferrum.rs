@@ -102,6 +102,10 @@ enum Cmd {
     /// Fit every evaluation weight to `datagen` data (Texel method: Adam on the error between
     /// sigmoid(K * eval) and the results) and write a new weights file.
     Tune(tune::TuneArgs),
+    /// Print the search's tuning parameters in OpenBench's SPSA input format, one per line
+    /// (`name, int, value, min, max, step, learning rate`). A build with the `tune-search`
+    /// feature declares each as a UCI spin option of the same name.
+    Spsa,
 }
 
 #[derive(Subcommand)]
@@ -250,8 +254,11 @@ fn main() -> ExitCode {
         Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
         Some(Cmd::Wdl(args)) => tune::wdl(args),
         Some(Cmd::Train(args)) => train::train(args),
-
         Some(Cmd::Tune(args)) => tune::tune(args),
+        Some(Cmd::Spsa) => {
+            print!("{}", ferrum::search::params::spsa_input());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -60,6 +60,15 @@ pub enum Change {
     Chess960(bool),
     /// `UCI_AnalyseMode` (stored; see [`Options::analyse_mode`]).
     AnalyseMode(bool),
+    /// One of the search's tuning parameters (`tune-search` builds; see
+    /// [`crate::search::params`]), checked against its range.
+    #[cfg(feature = "tune-search")]
+    SearchParam {
+        /// The parameter's name.
+        name: &'static str,
+        /// Its new value.
+        value: i32,
+    },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -134,6 +143,14 @@ pub fn declarations() -> Vec<String> {
     lines.push("option name Clear Hash type button".to_string());
     lines.push("option name UCI_Chess960 type check default false".to_string());
     lines.push("option name UCI_AnalyseMode type check default false".to_string());
+    #[cfg(feature = "tune-search")]
+    lines.extend(crate::search::params::PARAMS.iter().map(|p| {
+        let value = crate::search::params::get(p.name).unwrap_or(p.default);
+        format!(
+            "option name {} type spin default {value} min {} max {}",
+            p.name, p.min, p.max
+        )
+    }));
     lines
 }
 
@@ -193,6 +210,14 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Change, Option
             SpinKind::MoveOverhead => Change::MoveOverhead(v as u64),
         });
     }
+    #[cfg(feature = "tune-search")]
+    if let Some(p) = crate::search::params::find(&lower) {
+        let v = parse_spin(p.name, value, p.min.into(), p.max.into())?;
+        return Ok(Change::SearchParam {
+            name: p.name,
+            value: v as i32,
+        });
+    }
     match lower.as_str() {
         "ponder" => parse_check("Ponder", value).map(Change::Ponder),
         "uci_chess960" => parse_check("UCI_Chess960", value).map(Change::Chess960),
@@ -218,10 +243,15 @@ mod tests {
                 rest[..rest.find(" type ").expect("type")].to_string()
             })
             .collect();
-        assert_eq!(names.len(), 8);
+        // With `tune-search`, one spin option per search parameter follows the eight.
+        #[cfg(feature = "tune-search")]
+        let eight = 8 + crate::search::params::PARAMS.len();
+        #[cfg(not(feature = "tune-search"))]
+        let eight = 8;
+        assert_eq!(names.len(), eight);
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), 8);
+        assert_eq!(names.len(), eight);
         assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 65536".into()));
     }
 
@@ -256,6 +286,28 @@ mod tests {
         );
         assert!(parse_setoption("uci_analysemode", Some("on")).is_err());
         assert!(parse_setoption("Contempt", Some("10")).is_err());
+    }
+
+    #[cfg(feature = "tune-search")]
+    #[test]
+    fn search_parameters_are_options_with_their_ranges() {
+        assert_eq!(
+            parse_setoption("RFP_MARGIN", Some("96")),
+            Ok(Change::SearchParam {
+                name: "rfp_margin",
+                value: 96
+            })
+        );
+        assert!(parse_setoption("rfp_margin", Some("5000")).is_err());
+        let lines = declarations();
+        assert!(lines.contains(&"option name asp_delta type spin default 25 min 5 max 100".into()));
+    }
+
+    #[cfg(not(feature = "tune-search"))]
+    #[test]
+    fn without_tune_search_the_parameters_are_not_options() {
+        assert!(parse_setoption("rfp_margin", Some("80")).is_err());
+        assert!(!declarations().iter().any(|l| l.contains("rfp_margin")));
     }
 
     #[test]

@@ -350,6 +350,12 @@ impl<W: Write + Send + 'static> Session<W> {
             Change::MoveOverhead(ms) => self.options.move_overhead = ms,
             Change::ClearHash => self.engine.clear_hash(),
             Change::AnalyseMode(on) => self.options.analyse_mode = on,
+            #[cfg(feature = "tune-search")]
+            Change::SearchParam { name, value } => {
+                if let Err(e) = crate::search::params::set(name, value) {
+                    self.info_string(&e.to_string());
+                }
+            }
             Change::Chess960(on) => {
                 self.options.chess960 = on;
                 let on = on || self.game.is_chess960();
