@@ -468,6 +468,29 @@ fn a_ten_megabyte_line_is_skipped_and_the_next_answered() {
     assert!(took < Duration::from_secs(20), "{took:?}");
 }
 
+/// A `go` line of 10 MB still gets its `bestmove` (the GUI waits for it): it is read up to
+/// `MAX_LINE`, with a few notes on its unknown words, not one per word.
+#[test]
+fn a_ten_megabyte_go_line_gets_a_bestmove() {
+    let mut input = b"go depth 2 ".to_vec();
+    input.extend(b"x ".repeat(5_000_000));
+    input.extend(b"\nisready\n");
+    let (out, ok) = run_on_bytes(&input);
+    assert!(ok);
+    assert_eq!(
+        count(&out, "bestmove "),
+        1,
+        "{:?}",
+        &out[..out.len().min(20)]
+    );
+    assert_eq!(count(&out, "readyok"), 1);
+    assert!(
+        count(&out, "info string") <= 12,
+        "{} info strings",
+        count(&out, "info string")
+    );
+}
+
 /// A line of only `\r` (a CRLF blank line) is a blank line.
 #[test]
 fn a_line_of_only_cr_is_blank() {

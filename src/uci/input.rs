@@ -7,7 +7,9 @@ use std::io::{self, BufRead};
 
 /// The longest line the loop carries out, in bytes (without its line ending). A real command
 /// is far shorter (a `position … moves` line of a 1,000-move game is about 5 KB); a longer
-/// line is read to its end in constant memory and ignored with an `info string`.
+/// line is read to its end in constant memory and ignored with an `info string`, except a
+/// `go`, which is carried out as far as its first `MAX_LINE` bytes go (a GUI waits for its
+/// `bestmove`).
 pub const MAX_LINE: usize = 1 << 20;
 
 /// What [`read_line`] found.
@@ -17,13 +19,13 @@ pub(crate) enum Read {
     End,
     /// A line (in the buffer, without its `\n`).
     Line,
-    /// A line longer than the cap, of this many bytes; the buffer is left empty.
+    /// A line longer than the cap, of this many bytes; the buffer keeps its first `cap` bytes.
     TooLong(usize),
 }
 
 /// Reads one line into `line` (cleared first), without its `\n`. A line longer than `cap`
-/// bytes is read to its end but not kept, so memory stays bounded by `cap` and the time is
-/// linear in the line's length. A last line without `\n` is still a line.
+/// bytes is read to its end but only its first `cap` bytes are kept, so memory stays bounded by
+/// `cap` and the time is linear in the line's length. A last line without `\n` is still a line.
 pub(crate) fn read_line<R: BufRead>(
     input: &mut R,
     line: &mut Vec<u8>,
@@ -45,9 +47,8 @@ pub(crate) fn read_line<R: BufRead>(
         let newline = chunk.iter().position(|&b| b == b'\n');
         let part = &chunk[..newline.unwrap_or(chunk.len())];
         len += part.len();
-        if len <= cap {
-            line.extend_from_slice(part);
-        }
+        let room = cap.saturating_sub(line.len());
+        line.extend_from_slice(&part[..part.len().min(room)]);
         let used = newline.map_or(chunk.len(), |i| i + 1);
         input.consume(used);
         if newline.is_some() {
@@ -57,10 +58,7 @@ pub(crate) fn read_line<R: BufRead>(
     Ok(match (read_any, len > cap) {
         (false, _) => Read::End,
         (true, false) => Read::Line,
-        (true, true) => {
-            line.clear();
-            Read::TooLong(len)
-        }
+        (true, true) => Read::TooLong(len),
     })
 }
 
@@ -118,7 +116,7 @@ mod tests {
             [
                 (Read::Line, b"ab".to_vec()),
                 (Read::Line, b"\xe9\r".to_vec()),
-                (Read::TooLong(9), vec![]),
+                (Read::TooLong(9), b"12345678".to_vec()),
                 (Read::Line, b"last".to_vec()),
             ]
         );

@@ -17,6 +17,9 @@ use super::book::BookOptions;
 use super::command::{parse_bytes, Command, GoParams, OptionValue, StartPosition};
 use super::eval_options::EvalOptions;
 use super::input::{clean, lossy_note, read_line, Read, MAX_LINE};
+
+/// The most `info string` notes one `go` line gets (unknown words, values read another way).
+const GO_NOTES_SHOWN: usize = 8;
 use super::options::{declarations, parse_setoption, Change, Options};
 use super::report::{write_lines, UciReporter};
 use super::strength_options::StrengthOptions;
@@ -97,12 +100,7 @@ impl<W: Write + Send + 'static> Session<W> {
             // A read error (stdin gone) ends the conversation like end of input.
             let flow = match read_line(&mut input, &mut line, MAX_LINE) {
                 Ok(Read::Line) => self.handle_bytes(&line),
-                Ok(Read::TooLong(len)) => {
-                    self.info_string(&format!(
-                        "a line of {len} bytes ignored: longer than {MAX_LINE}"
-                    ));
-                    Flow::Continue
-                }
+                Ok(Read::TooLong(len)) => self.handle_too_long(&line, len),
                 Ok(Read::End) | Err(_) => Flow::Quit,
             };
             if flow == Flow::Quit {
@@ -111,6 +109,30 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         self.engine.stop();
         self.engine.wait();
+    }
+
+    /// A line longer than [`MAX_LINE`] (its first `MAX_LINE` bytes in `head`) is ignored with
+    /// an `info string`, unless it is a `go`: the GUI waits for that one's `bestmove`, so it is
+    /// carried out up to the last whole word of its head.
+    fn handle_too_long(&mut self, head: &[u8], len: usize) -> Flow {
+        let is_go = head
+            .split(|b| b.is_ascii_whitespace())
+            .find(|w| !w.is_empty())
+            == Some(b"go");
+        if !is_go {
+            self.info_string(&format!(
+                "a line of {len} bytes ignored: longer than {MAX_LINE}"
+            ));
+            return Flow::Continue;
+        }
+        self.info_string(&format!(
+            "a go line of {len} bytes: read up to byte {MAX_LINE}, the rest ignored"
+        ));
+        let whole_words = head
+            .iter()
+            .rposition(|b| b.is_ascii_whitespace())
+            .map_or(head, |end| &head[..end]);
+        self.handle_bytes(whole_words)
     }
 
     /// Parses and carries out one input line.
@@ -415,8 +437,13 @@ impl<W: Write + Send + 'static> Session<W> {
             self.engine.stop();
             self.engine.wait();
         }
-        for note in &go.notes {
+        // A line of garbage could hold thousands of unknown words: the first few are named.
+        for note in go.notes.iter().take(GO_NOTES_SHOWN) {
             self.info_string(note);
+        }
+        if go.notes.len() > GO_NOTES_SHOWN {
+            let more = go.notes.len() - GO_NOTES_SHOWN;
+            self.info_string(&format!("go: {more} more notes like these not shown"));
         }
         if let Some(depth) = go.perft {
             if self.idle("go perft") {
