@@ -46,13 +46,18 @@
 
 pub mod book;
 pub mod core;
+// The engine (feature `engine`, on by default): without it the library is the rules alone.
+#[cfg(feature = "engine")]
 pub mod eval;
 pub mod rules;
+#[cfg(feature = "engine")]
 pub mod search;
+#[cfg(feature = "engine")]
 pub mod tb;
 // Training tools, not needed to play or referee chess; they bring rayon (feature `tune`).
 #[cfg(feature = "tune")]
 pub mod tune;
+#[cfg(feature = "engine")]
 pub mod uci;
 
 // Serialize and Deserialize impls; the module is private, its one public type is re-exported
@@ -73,6 +78,7 @@ macro_rules! version_text {
         concat!(env!("CARGO_PKG_VERSION"), env!("FERRUM_COMMIT_SUFFIX"))
     };
 }
+#[cfg(feature = "engine")]
 pub(crate) use version_text;
 
 /// This build's version: the package version and, for a build from a git checkout, the
@@ -91,7 +97,8 @@ pub const VERSION: &str = version_text!();
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
-/// The examples of `docs/library.md`, compiled and run as doctests for the same reason.
-#[cfg(doctest)]
+/// The examples of `docs/library.md`, compiled and run as doctests for the same reason (they
+/// include the tablebases, so they need the engine).
+#[cfg(all(doctest, feature = "engine"))]
 #[doc = include_str!("../docs/library.md")]
 pub struct LibraryDoctests;
