@@ -50,6 +50,12 @@ impl Material {
         self.sides.iter().flatten().map(|&n| usize::from(n)).sum()
     }
 
+    /// Each side's pawns (in no particular order of the sides).
+    pub(crate) fn pawns(self) -> [u8; 2] {
+        let p = PieceKind::Pawn.index();
+        [self.sides[0][p], self.sides[1][p]]
+    }
+
     /// The materials one capture or promotion away.
     fn successors(self) -> Vec<Material> {
         let mut out = Vec::new();
