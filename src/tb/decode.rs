@@ -17,6 +17,11 @@ const MAX_CODE_LEN: u8 = 32;
 const SPARSE_ENTRY: u64 = 6;
 /// Blocks larger than this are taken for damage (the generator writes far smaller ones).
 const MAX_BLOCK_BITS: u8 = 24;
+/// Symbols are 12-bit numbers.
+const MAX_SYMBOLS: usize = 1 << 12;
+/// Entries of the per-length tables: a power of two above the longest code, so that a masked
+/// index needs no bounds check in the decoding loop.
+const LEN_SLOTS: usize = 64;
 
 /// A sub-table's decoder, as its header describes it.
 #[derive(Debug)]
@@ -47,11 +52,13 @@ struct Huffman {
     sparse_entries: u64,
     /// The shortest code length; `base` and `lowest` are indexed by length less this.
     min_len: u8,
-    /// The smallest symbol of each code length.
-    lowest: Vec<u16>,
-    /// The smallest code of each length, left-aligned in 64 bits.
-    base: Vec<u64>,
-    /// How many values each symbol expands to, less one.
+    /// The smallest symbol of each code length (0 past the longest).
+    lowest: [u16; LEN_SLOTS],
+    /// The smallest code of each length, left-aligned in 64 bits (0 from the longest on, which
+    /// ends the search for a code's length).
+    base: [u64; LEN_SLOTS],
+    /// How many values each symbol expands to, less one (numbers past the last symbol count as
+    /// 0: the tree has no entry for them, so they fail when expanded).
     run: Vec<u8>,
     /// The pairing tree: each symbol's (left, right) halves.
     tree: Vec<(u16, u16)>,
@@ -138,6 +145,9 @@ impl Pairs {
             .map(|_| cur.u16())
             .collect::<Option<_>>()?;
         let symbols = usize::from(cur.u16()?);
+        if symbols > MAX_SYMBOLS {
+            return None;
+        }
         let raw = cur.take(3 * symbols)?;
         // The tree is padded to a whole number of 16-bit words.
         cur.take(symbols & 1)?;
@@ -151,6 +161,9 @@ impl Pairs {
             .collect();
         let run = runs(&tree)?;
         let base = bases(&lowest, min_len)?;
+        let mut lowest_slots = [0u16; LEN_SLOTS];
+        lowest_slots[..lowest.len()].copy_from_slice(&lowest);
+        let lowest = lowest_slots;
         let sparse_entries = positions.div_ceil(1u64 << span_bits);
         let lengths = blocks + u64::from(padding);
         let sizes = Sizes {
@@ -243,16 +256,16 @@ fn runs(tree: &[(u16, u16)]) -> Option<Vec<u8>> {
 
 /// The smallest code of each length, left-aligned: codes are canonical with longer codes
 /// numerically smaller, so a code's length is the first whose base it is not below.
-fn bases(lowest: &[u16], min_len: u8) -> Option<Vec<u64>> {
+fn bases(lowest: &[u16], min_len: u8) -> Option<[u64; LEN_SLOTS]> {
     let n = lowest.len();
-    let mut base = vec![0u64; n];
+    let mut base = [0u64; LEN_SLOTS];
     for i in (0..n.saturating_sub(1)).rev() {
         let sum = base[i + 1]
             .wrapping_add(u64::from(lowest[i]))
             .wrapping_sub(u64::from(lowest[i + 1]));
         base[i] = sum / 2;
     }
-    for (i, b) in base.iter_mut().enumerate() {
+    for (i, b) in base[..n].iter_mut().enumerate() {
         let len = u32::from(min_len) + i as u32;
         *b = b.checked_shl(64 - len)?;
     }
@@ -309,28 +322,18 @@ impl Huffman {
     /// Reads the block's codes up to the symbol whose run holds value `offset`; returns it and
     /// the value's place in its run.
     fn symbol(&self, block: &[u8], mut offset: u64) -> Option<(usize, u64)> {
-        // Bytes past the block may be read ahead but never decide a symbol: they read as 0.
-        let word = |at: usize| -> Option<u64> {
-            if at > block.len() + 8 {
-                return None;
-            }
-            let mut w = [0u8; 4];
-            for (i, b) in w.iter_mut().enumerate() {
-                *b = block.get(at + i).copied().unwrap_or(0);
-            }
-            Some(u64::from(u32::from_be_bytes(w)))
-        };
-        let mut code = word(0)? << 32 | word(4)?;
+        let mut code = word(block, 0)? << 32 | word(block, 4)?;
         let mut next = 8;
         let mut spare = 0u32; // bits consumed since the last refill
         loop {
             let mut l = 0;
-            while code < self.base[l] {
+            while code < self.base[l & (LEN_SLOTS - 1)] {
                 l += 1;
             }
+            let l = l & (LEN_SLOTS - 1);
             let len = u32::from(self.min_len) + l as u32;
             let sym = usize::from(self.lowest[l]) + ((code - self.base[l]) >> (64 - len)) as usize;
-            let run = u64::from(*self.run.get(sym)?);
+            let run = u64::from(self.run.get(sym).copied().unwrap_or(0));
             if offset <= run {
                 return Some((sym, offset));
             }
@@ -339,7 +342,7 @@ impl Huffman {
             spare += len;
             if spare >= 32 {
                 spare -= 32;
-                code |= word(next)? << spare;
+                code |= word(block, next)? << spare;
                 next += 4;
             }
         }
@@ -363,4 +366,21 @@ impl Huffman {
         }
         None
     }
+}
+
+/// The big-endian word at byte `at` of a block. Decoding reads a little ahead of the last code
+/// it needs, so bytes past the block read as 0 (they never decide a value); further than that
+/// the block was damaged.
+fn word(block: &[u8], at: usize) -> Option<u64> {
+    if let Some(&[a, b, c, d]) = block.get(at..at + 4) {
+        return Some(u64::from(u32::from_be_bytes([a, b, c, d])));
+    }
+    if at > block.len() + 8 {
+        return None;
+    }
+    let mut w = [0u8; 4];
+    for (i, b) in w.iter_mut().enumerate() {
+        *b = block.get(at + i).copied().unwrap_or(0);
+    }
+    Some(u64::from(u32::from_be_bytes(w)))
 }

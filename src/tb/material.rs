@@ -50,6 +50,14 @@ impl Material {
         self.sides.iter().flatten().map(|&n| usize::from(n)).sum()
     }
 
+    /// The signature as one number (4 bits per count), for fast lookups.
+    pub(crate) fn packed(self) -> u64 {
+        self.sides
+            .iter()
+            .flatten()
+            .fold(0, |acc, &n| acc << 4 | u64::from(n & 0xf))
+    }
+
     /// Each side's pawns (in no particular order of the sides).
     pub(crate) fn pawns(self) -> [u8; 2] {
         let p = PieceKind::Pawn.index();

@@ -7,11 +7,12 @@
 //! and blessed losses 100 further out.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::material::Material;
 use super::scan::Kind;
 use super::table::LazyTable;
-use crate::core::{Move, PieceKind, Position};
+use crate::core::{Move, MoveList, PieceKind, Position};
 
 /// The DTZ of a position by its WDL value when a zeroing move decides it (index WDL + 2).
 const WDL_TO_DTZ: [i32; 5] = [-1, -101, 0, 101, 1];
@@ -21,13 +22,41 @@ const NO_WIN_FOUND: i32 = 0xffff;
 /// The table files of a set, by material and kind, opened at their first probe.
 #[derive(Debug, Default)]
 pub(crate) struct Set {
-    tables: HashMap<(Material, Kind), LazyTable>,
+    tables: HashMap<u64, LazyTable, BuildHasherDefault<KeyHasher>>,
+}
+
+/// The map's key for a material and kind: every probe looks one up, so it is a number.
+fn key(material: Material, kind: Kind) -> u64 {
+    material.packed() << 1 | u64::from(kind == Kind::Dtz)
+}
+
+/// Hashes the packed keys with one multiplication (they are few and already distinct; the
+/// default hasher's resistance to chosen keys buys nothing here).
+#[derive(Debug, Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0 ^ v)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
 }
 
 impl Set {
     /// Adds a file (the first one added for a material and kind is kept).
     pub(crate) fn add(&mut self, material: Material, kind: Kind, table: LazyTable) {
-        self.tables.entry((material, kind)).or_insert(table);
+        self.tables.entry(key(material, kind)).or_insert(table);
     }
 
     /// The WDL value of `pos` for the side to move, captures and en passant resolved.
@@ -94,7 +123,9 @@ impl Set {
     /// table, and how it was found: 1 from the table, 2 when a capture decides it (then DTZ is
     /// the zeroing move's).
     fn ab(&self, pos: &mut Position, mut alpha: i32, beta: i32) -> Option<(i32, u8)> {
-        for m in pos.legal_captures().iter().copied() {
+        let mut captures = MoveList::new();
+        pos.append_legal_captures(&mut captures);
+        for m in captures.iter().copied() {
             if m.is_en_passant() || !pos.is_capture(m) {
                 continue;
             }
@@ -216,7 +247,7 @@ impl Set {
     }
 
     fn table(&self, pos: &Position, kind: Kind) -> Option<&super::table::Table> {
-        self.tables.get(&(Material::of(pos), kind))?.get()
+        self.tables.get(&key(Material::of(pos), kind))?.get()
     }
 }
 
