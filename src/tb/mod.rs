@@ -315,7 +315,7 @@ impl Tablebases {
             return Some(1);
         }
         if zeroing {
-            // 1 for a win, 101 for a cursed one (python-chess's and the prober's convention).
+            // 1 for a win, 101 for a cursed one (python-chess's convention, as the module documents).
             let wdl = -self.set.wdl(after)?;
             return Some(match wdl {
                 2 => 1,

@@ -241,7 +241,7 @@ impl Set {
         self.table(pos, Kind::Wdl)?.wdl(pos)
     }
 
-    /// The DTZ table's value for `pos`, `Ok(None)` inside when it stores the other side.
+    /// The DTZ table's value for `pos`, `Some(None)` when it stores the other side.
     fn dtz_table(&self, pos: &Position, wdl: i32) -> Option<Option<i32>> {
         self.table(pos, Kind::Dtz)?.dtz(pos, wdl)
     }

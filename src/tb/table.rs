@@ -162,7 +162,7 @@ impl Table {
     }
 
     /// The DTZ stored for `pos`, in plies, whose WDL value is `wdl` (not 0), before the
-    /// prober's adjustments; `Ok(None)` when the file stores the other side to move.
+    /// probing rules' adjustments (see `probe.rs`); `Some(None)` when the file stores the other side to move.
     pub(crate) fn dtz(&self, pos: &Position, wdl: i32) -> Option<Option<i32>> {
         let (value, file) = match self.lookup(pos)? {
             Stored::OtherSide => return Some(None),
