@@ -189,14 +189,44 @@ impl Table {
 
     /// Finds `pos`'s sub-table and index, and reads the value there.
     fn lookup(&self, pos: &Position) -> Option<Stored> {
-        let h = &self.head;
         // Pawns on the first or last rank have no index (a position from elsewhere may have them).
         if (pos.pieces(PieceKind::Pawn) & (Bitboard::RANK_1 | Bitboard::RANK_8)).any() {
             return None;
         }
+        let (flip, side) = self.orientation(pos)?;
+        let mut placed = Placement::default();
+        let lead = if self.head.pawns {
+            self.place_lead_pawns(pos, flip, &mut placed)?
+        } else {
+            Bitboard::EMPTY
+        };
+        let file = if self.head.pawns {
+            placed.pawn_file()
+        } else {
+            0
+        };
+        let sub = match self.sub(file, side)? {
+            Ok(sub) => sub,
+            Err(other_side) => return Some(other_side),
+        };
+        for s in (pos.occupied() & !lead).iter() {
+            let piece = pos.piece_at(s)?;
+            placed.push(
+                s.index() as u8 ^ flip_square(flip),
+                code(piece) ^ flip_code(flip),
+            )?;
+        }
+        placed.order_as(&sub.pieces, lead.count() as usize)?;
+        let index = self.index(&MAPS, sub, placed.squares_mut())?;
+        Some(Stored::Value(sub.pairs.value(&self.src, index)?, file))
+    }
+
+    /// Whether the position's colours must be swapped to match the header (the header's White is
+    /// the side whose pieces match; with like sides the side to move is made White), and the
+    /// side to move in the header's terms (0: White).
+    fn orientation(&self, pos: &Position) -> Option<(bool, usize)> {
+        let h = &self.head;
         let black_to_move = pos.side_to_move() == Color::Black;
-        // The header's White is the side whose pieces match; with like sides the side to move
-        // is made White.
         let flip = if h.symmetric {
             black_to_move
         } else if counts(pos, Color::White) == h.white {
@@ -206,72 +236,61 @@ impl Table {
         } else {
             return None;
         };
-        let side = usize::from(flip ^ black_to_move);
-        let (code_flip, square_flip) = if flip { (BLACK_CODE, 56) } else { (0, 0) };
-        let maps = &*MAPS;
-        let mut squares = [0u8; MAX_PIECES];
-        let mut codes = [0u8; MAX_PIECES];
-        let mut n = 0;
-        let mut lead = Bitboard::EMPTY;
-        let mut file = 0;
-        if h.pawns {
-            // The leading pawns are the colour of the first piece of every pawn sub-table.
-            let lead_code = *h.subs.first()?.first()?.pieces.first()?;
-            let white_leads = (lead_code & BLACK_CODE == 0) != flip;
-            let colour = if white_leads {
-                Color::White
-            } else {
-                Color::Black
-            };
-            lead = pos.pieces_of(colour, PieceKind::Pawn);
-            for s in lead.iter() {
-                *squares.get_mut(n)? = s.index() as u8 ^ square_flip;
-                codes[n] = lead_code;
-                n += 1;
-            }
-            // The leader is the pawn the format numbers highest (the first such).
-            let mut best = 0;
-            for i in 1..n {
-                if maps.pawn[usize::from(squares[i])] > maps.pawn[usize::from(squares[best])] {
-                    best = i;
-                }
-            }
-            squares.swap(0, best);
-            let f = squares[0] & 7;
-            file = usize::from(f.min(7 - f));
+        Some((flip, usize::from(flip ^ black_to_move)))
+    }
+
+    /// Places the leading pawns (the colour of every pawn sub-table's first piece), the leader
+    /// first: the pawn the format numbers highest (the first such). Returns their squares.
+    fn place_lead_pawns(
+        &self,
+        pos: &Position,
+        flip: bool,
+        placed: &mut Placement,
+    ) -> Option<Bitboard> {
+        let lead_code = *self.head.subs.first()?.first()?.pieces.first()?;
+        let white_leads = (lead_code & BLACK_CODE == 0) != flip;
+        let colour = if white_leads {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let lead = pos.pieces_of(colour, PieceKind::Pawn);
+        for s in lead.iter() {
+            placed.push(s.index() as u8 ^ flip_square(flip), lead_code)?;
         }
-        let sub = match self.kind {
-            Kind::Wdl => h.subs.get(file)?.get(side)?,
+        let pawn_number = |s: u8| MAPS.pawn[usize::from(s & 63)];
+        let squares = placed.squares_mut();
+        let mut best = 0;
+        for i in 1..squares.len() {
+            if pawn_number(squares[i]) > pawn_number(squares[best]) {
+                best = i;
+            }
+        }
+        if !squares.is_empty() {
+            squares.swap(0, best);
+        }
+        Some(lead)
+    }
+
+    /// The sub-table of pawn file `file` for side `side` to move, or (DTZ) the answer that the
+    /// file stores the other side.
+    fn sub(&self, file: usize, side: usize) -> Option<Result<&Sub, Stored>> {
+        let h = &self.head;
+        let subs = h.subs.get(file)?;
+        match self.kind {
+            Kind::Wdl => subs.get(side).map(Ok),
             Kind::Dtz => {
-                let sub = h.subs.get(file)?.first()?;
+                let sub = subs.first()?;
                 let stored = usize::from(sub.pairs.flags & DTZ_BLACK_TO_MOVE);
                 // Pawnless tables of like sides serve both sides to move.
                 let either = h.symmetric && !h.pawns;
-                if stored != side && !either {
-                    return Some(Stored::OtherSide);
-                }
-                sub
+                Some(if stored != side && !either {
+                    Err(Stored::OtherSide)
+                } else {
+                    Ok(sub)
+                })
             }
-        };
-        for s in (pos.occupied() & !lead).iter() {
-            let piece = pos.piece_at(s)?;
-            *squares.get_mut(n)? = s.index() as u8 ^ square_flip;
-            codes[n] = code(piece) ^ code_flip;
-            n += 1;
         }
-        let lead_count = lead.count() as usize;
-        if n != sub.pieces.len() || n == 0 {
-            return None;
-        }
-        // Put the pieces in the header's order.
-        for i in lead_count..n {
-            let j = (i..n).find(|&j| codes[j] == sub.pieces[i])?;
-            codes.swap(i, j);
-            squares.swap(i, j);
-        }
-        let squares = &mut squares[..n];
-        let index = self.index(maps, sub, squares)?;
-        Some(Stored::Value(sub.pairs.value(&self.src, index)?, file))
     }
 
     /// The index of `squares` (in `sub`'s piece order, colours already normalised).
@@ -307,6 +326,67 @@ impl Table {
             start += len;
         }
         Some(idx)
+    }
+}
+
+/// The pieces of a position as a table indexes them: squares (colours normalised) and header
+/// codes.
+#[derive(Default)]
+struct Placement {
+    squares: [u8; MAX_PIECES],
+    codes: [u8; MAX_PIECES],
+    n: usize,
+}
+
+impl Placement {
+    fn push(&mut self, square: u8, code: u8) -> Option<()> {
+        *self.squares.get_mut(self.n)? = square;
+        self.codes[self.n] = code;
+        self.n += 1;
+        Some(())
+    }
+
+    fn squares_mut(&mut self) -> &mut [u8] {
+        &mut self.squares[..self.n]
+    }
+
+    /// The file a..d (0..4) of the first piece, mirrored: the leading pawn's picks the
+    /// sub-table of a pawn table.
+    fn pawn_file(&self) -> usize {
+        let f = self.squares[0] & 7;
+        usize::from(f.min(7 - f))
+    }
+
+    /// Puts the pieces after the first `fixed` in the order of `pieces` (the header's); `None`
+    /// when they are not the same pieces.
+    fn order_as(&mut self, pieces: &[u8], fixed: usize) -> Option<()> {
+        if self.n != pieces.len() || self.n == 0 {
+            return None;
+        }
+        for (i, &want) in pieces.iter().enumerate().skip(fixed) {
+            let j = (i..self.n).find(|&j| self.codes[j] == want)?;
+            self.codes.swap(i, j);
+            self.squares.swap(i, j);
+        }
+        Some(())
+    }
+}
+
+/// What a square's index is xor-ed with when colours are swapped (ranks mirrored).
+fn flip_square(flip: bool) -> u8 {
+    if flip {
+        56
+    } else {
+        0
+    }
+}
+
+/// What a piece code is xor-ed with when colours are swapped.
+fn flip_code(flip: bool) -> u8 {
+    if flip {
+        BLACK_CODE
+    } else {
+        0
     }
 }
 
