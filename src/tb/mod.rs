@@ -432,6 +432,24 @@ mod tests {
     }
 
     #[test]
+    fn many_threads_probing_a_fresh_set_answer_as_one_thread_does() {
+        let tb = std::sync::Arc::new(Tablebases::open(shipped()).expect("opens"));
+        let ps = positions();
+        let alone: Vec<_> = ps.iter().map(|p| tb.probe_root(p)).collect();
+        let fresh = std::sync::Arc::new(Tablebases::open(shipped()).expect("opens"));
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                let (fresh, ps, alone) = (&fresh, &ps, &alone);
+                scope.spawn(move || {
+                    for (p, want) in ps.iter().zip(alone) {
+                        assert_eq!(&fresh.probe_root(p), want, "{}", p.fen());
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
     fn truncated_and_byte_flipped_tables_never_panic() {
         let src = shipped();
         let dir = std::env::temp_dir().join(format!("ferrum-tb-damage-{}", std::process::id()));
