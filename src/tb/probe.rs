@@ -19,6 +19,12 @@ const WDL_TO_DTZ: [i32; 5] = [-1, -101, 0, 101, 1];
 /// "No move found" in the search for the shortest winning DTZ (python-chess's value).
 const NO_WIN_FOUND: i32 = 0xffff;
 
+/// How many plies a DTZ probe may search for replies its file stores, when it stores the other
+/// side to move. One is the rule (a file holds one side or the other, and a piece move keeps
+/// the pawns' file); like-sided pawn tables may need a little more, and a damaged file saying
+/// "the other side" everywhere would otherwise recurse without end.
+const REPLY_SEARCHES: u8 = 3;
+
 /// The table files of a set, by material and kind, opened at their first probe.
 #[derive(Debug, Default)]
 pub(crate) struct Set {
@@ -79,11 +85,11 @@ impl Set {
     /// The DTZ of `pos` (see the module's conventions).
     pub(crate) fn dtz(&self, pos: &Position) -> Option<i32> {
         let mut pos = pos.clone();
-        self.dtz_in(&mut pos)
+        self.dtz_in(&mut pos, REPLY_SEARCHES)
     }
 
-    fn dtz_in(&self, pos: &mut Position) -> Option<i32> {
-        let mut v = self.dtz_no_ep(pos)?;
+    fn dtz_in(&self, pos: &mut Position, searches: u8) -> Option<i32> {
+        let mut v = self.dtz_no_ep(pos, searches)?;
         if pos.en_passant().is_none() {
             return Some(v);
         }
@@ -146,7 +152,7 @@ impl Set {
     }
 
     /// DTZ as if `pos` had no en-passant capture.
-    fn dtz_no_ep(&self, pos: &mut Position) -> Option<i32> {
+    fn dtz_no_ep(&self, pos: &mut Position, searches: u8) -> Option<i32> {
         let (wdl, how) = self.ab(pos, -2, 2)?;
         if wdl == 0 {
             return Some(0);
@@ -169,23 +175,24 @@ impl Set {
             return Some(before_zeroing(wdl) + if wdl > 0 { d } else { -d });
         }
         // The file holds the other side to move: one ply of search over what it does hold.
+        let searches = searches.checked_sub(1)?;
         if wdl > 0 {
-            self.shortest_win(pos)
+            self.shortest_win(pos, searches)
         } else {
-            self.longest_loss(pos, wdl)
+            self.longest_loss(pos, wdl, searches)
         }
     }
 
     /// The smallest DTZ of a winning move, among piece moves that do not capture (pawn moves and
     /// captures were looked at already).
-    fn shortest_win(&self, pos: &mut Position) -> Option<i32> {
+    fn shortest_win(&self, pos: &mut Position, searches: u8) -> Option<i32> {
         let mut best = NO_WIN_FOUND;
         for m in pos.legal_moves().iter().copied() {
             if is_pawn(pos, m) || pos.is_capture(m) {
                 continue;
             }
             let (v, mate) = self.after(pos, m, |s, p| {
-                let v = -s.dtz_in(p)?;
+                let v = -s.dtz_in(p, searches)?;
                 Some((v, v == 1 && p.in_check() && !p.has_legal_moves()))
             })?;
             if mate {
@@ -198,7 +205,7 @@ impl Set {
     }
 
     /// The DTZ of a lost position: the longest resistance over every move.
-    fn longest_loss(&self, pos: &mut Position, wdl: i32) -> Option<i32> {
+    fn longest_loss(&self, pos: &mut Position, wdl: i32, searches: u8) -> Option<i32> {
         let mut best = -1;
         for m in pos.legal_moves().iter().copied() {
             let zeroing = is_pawn(pos, m) || pos.is_capture(m);
@@ -212,7 +219,7 @@ impl Set {
                             -101
                         }
                     }
-                    (false, _) => -s.dtz_in(p)? - 1,
+                    (false, _) => -s.dtz_in(p, searches)? - 1,
                 })
             })?;
             best = best.min(v);
