@@ -6,8 +6,9 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-/// Files up to this size are read into memory at their first probe: the whole 3- to 5-piece
-/// set is well under it per file, and a probe of an in-memory table is a few slice reads.
+/// Files up to this size are read into memory at their first probe (3- and 4-piece files are
+/// at most a few hundred KB): a probe of an in-memory table is a few slice reads, where a big
+/// file costs a few positioned reads (system calls) per probe.
 pub(crate) const WHOLE_FILE_LIMIT: u64 = 16 << 20;
 
 /// The bytes of one table file.

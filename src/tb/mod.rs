@@ -4,7 +4,7 @@
 //! The prober is Ferrum's own, in safe Rust, written from the published Syzygy file format:
 //! files are found and checked when the tables are opened (`scan.rs`), each is read at its first
 //! probe (`table.rs`, `decode.rs`, `index.rs`; small files whole, big ones by positioned reads, so
-//! 6- and 7-piece sets work without mapping them), and the probing rules that resolve captures
+//! a set need neither fit in memory nor be mapped), and the probing rules that resolve captures
 //! and en passant live in `probe.rs`. Any number of sets may be open at once; probes take `&self`
 //! and run from many threads. A damaged file makes a probe answer `None`, never panic.
 //!
