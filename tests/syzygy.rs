@@ -2,58 +2,53 @@
 //! UCI options through the binary, and won and drawn endgames played out by the engine against
 //! itself through the rules API.
 //!
-//! The tables are `../shared/syzygy` beside the checkout (CI has them). Without them these tests
-//! fail with a message saying so: they never pass with nothing checked.
+//! Two sets of tables: the five 3-piece tables shipped in `tests/data/syzygy` (always there),
+//! and the 3- and 4-piece set in the directory named by the environment variable
+//! `FERRUM_SYZYGY` (CI sets it to `../shared/syzygy`). Without the variable the 4-piece checks
+//! are skipped with one line on stderr saying so; with it, the directory must hold the tables or
+//! the tests fail, so a run with the variable set never passes by skipping.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use ferrum::core::Position;
 use ferrum::rules::{Game, Outcome};
 use ferrum::search::{run, Job, Limits, Signals, SilentReporter, TbConfig, TranspositionTable};
 use ferrum::tb::{Tablebases, TbError, Wdl};
 
-/// The prober holds one table set per process: tests that open tables take turns.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn turn() -> MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+/// The five 3-piece tables shipped with the tests.
+fn shipped_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
 }
 
-fn tables_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy");
+/// The 3- and 4-piece set named by `FERRUM_SYZYGY` (relative to the crate), or `None` after one
+/// line on stderr saying that `skipped` was skipped, when the variable is not set.
+fn four_piece_dir(skipped: &str) -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("FERRUM_SYZYGY") else {
+        eprintln!("syzygy: FERRUM_SYZYGY is not set; skipped the 4-piece checks: {skipped}");
+        return None;
+    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     assert!(
-        dir.join("KQvK.rtbw").is_file(),
-        "no Syzygy tables at {}: these tests need the 3- and 4-piece tables there",
+        dir.join("KQvK.rtbw").is_file() && dir.join("KQvKR.rtbw").is_file(),
+        "FERRUM_SYZYGY names {}, which holds no 3- and 4-piece Syzygy tables",
         dir.display()
     );
-    dir
+    Some(dir)
 }
 
-fn open_shared() -> Arc<Tablebases> {
-    let dir = tables_dir();
-    Arc::new(Tablebases::open(&dir.to_string_lossy()).expect("the shared tables open"))
+fn open(dir: &Path) -> Arc<Tablebases> {
+    Arc::new(Tablebases::open(dir).expect("the tables open"))
 }
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).expect("a valid FEN")
 }
 
-#[test]
-fn the_shared_tables_answer_wdl_dtz_and_best_moves() {
-    let _t = turn();
-    let tb = open_shared();
-    let r = tb.report();
-    assert_eq!(
-        (r.wdl[3], r.wdl[4], r.dtz[3], r.dtz[4]),
-        (5, 30, 5, 30),
-        "{}",
-        r.summary()
-    );
-    assert!(r.problems.is_empty(), "{:?}", r.problems);
-    assert_eq!(tb.max_pieces(), 4);
+/// What any set holding the 3-piece tables answers.
+fn check_three_pieces(tb: &Tablebases) {
     let kqk = pos("8/8/8/8/8/2k5/8/KQ6 w - - 0 1");
     assert_eq!(tb.probe_wdl(&kqk), Some(Wdl::Win));
     let root = tb.probe_root(&kqk).expect("in the tables");
@@ -80,17 +75,50 @@ fn the_shared_tables_answer_wdl_dtz_and_best_moves() {
     // Not covered: five pieces, castling rights.
     assert_eq!(tb.probe_wdl(&pos("8/8/8/8/8/2k5/1r6/KQ5R w - - 0 1")), None);
     assert_eq!(tb.probe_wdl(&pos("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")), None);
-    // One table set at a time.
+}
+
+#[test]
+fn the_tables_answer_wdl_dtz_and_best_moves() {
+    let shipped = open(&shipped_dir());
+    let r = shipped.report();
+    assert_eq!((r.wdl[3], r.wdl[4], r.dtz[3], r.dtz[4]), (5, 0, 5, 0));
+    assert!(r.problems.is_empty(), "{:?}", r.problems);
+    assert_eq!(shipped.max_pieces(), 3);
+    check_three_pieces(&shipped);
+    // Four pieces are beyond this set.
+    assert_eq!(tb_wdl(&shipped, "8/8/8/3k4/8/8/1r6/K1Q5 w - - 0 1"), None);
+    let Some(dir) = four_piece_dir("the full set's report and answers") else {
+        return;
+    };
+    // Any number of sets may be open at once, and they do not disturb each other.
+    let tb = open(&dir);
+    let r = tb.report();
     assert_eq!(
-        Tablebases::open(&tables_dir().to_string_lossy()).err(),
-        Some(TbError::AlreadyOpen)
+        (r.wdl[3], r.wdl[4], r.dtz[3], r.dtz[4]),
+        (5, 30, 5, 30),
+        "{}",
+        r.summary()
     );
+    assert!(r.problems.is_empty(), "{:?}", r.problems);
+    assert_eq!(tb.max_pieces(), 4);
+    check_three_pieces(&tb);
+    check_three_pieces(&shipped);
+    assert_eq!(
+        tb_wdl(&tb, "8/8/8/3k4/8/8/1r6/K1Q5 w - - 0 1"),
+        Some(Wdl::Win)
+    );
+    let again = Tablebases::open(&dir).expect("a second copy opens");
+    assert_eq!(again.report(), tb.report());
+}
+
+fn tb_wdl(tb: &Tablebases, fen: &str) -> Option<Wdl> {
+    tb.probe_wdl(&pos(fen))
 }
 
 /// A directory with an empty file, a truncated table, a file with the wrong magic number and two
 /// good tables.
 fn damaged_dir() -> PathBuf {
-    let src = tables_dir();
+    let src = shipped_dir();
     let dir = std::env::temp_dir().join(format!("ferrum-syzygy-bad-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -108,7 +136,6 @@ fn damaged_dir() -> PathBuf {
 
 #[test]
 fn bad_paths_and_damaged_files_are_reported_and_never_probed() {
-    let _t = turn();
     match Tablebases::open("/no/such/dir") {
         Err(TbError::NoTables(r)) => assert_eq!(r.problems.len(), 1, "{:?}", r.problems),
         other => panic!("expected NoTables, got {other:?}"),
@@ -175,11 +202,10 @@ fn uci(input: &[&str]) -> Vec<String> {
 
 #[test]
 fn uci_options_report_the_tables_and_searches_count_tbhits() {
-    let dir = tables_dir();
-    let damaged = {
-        let _t = turn();
-        damaged_dir()
+    let Some(dir) = four_piece_dir("the UCI options' report and tbhits of a search") else {
+        return;
     };
+    let damaged = damaged_dir();
     let path = format!("setoption name SyzygyPath value {}", dir.display());
     let bad = format!("setoption name SyzygyPath value {}", damaged.display());
     let out = uci(&[
@@ -254,16 +280,21 @@ fn play_out(tb: &Arc<Tablebases>, fen: &str, max_plies: usize) -> Game {
 
 #[test]
 fn won_endgames_are_converted_within_the_fifty_move_rule() {
-    let _t = turn();
-    let tb = open_shared();
-    for (name, fen) in [
+    let mut endings = vec![
         ("KQvK", "Q7/8/8/8/5k2/8/8/K7 w - - 0 1"),
         ("KRvK", "K7/8/8/8/8/4k3/8/5R2 w - - 0 1"),
-        ("KBNvK, DTZ 64", "N7/k7/8/8/8/8/8/K1B5 w - - 0 1"),
-        ("KQvKR", "8/8/8/8/8/8/4rk2/1Q5K w - - 0 1"),
         ("KPvK", "8/8/8/7k/8/8/2P4K/8 w - - 0 1"),
         ("KPvK, Black wins", "8/2p5/2k5/8/8/8/8/7K b - - 0 1"),
-    ] {
+    ];
+    let tb = match four_piece_dir("the won KBNvK and KQvKR endings") {
+        Some(dir) => {
+            endings.push(("KBNvK, DTZ 64", "N7/k7/8/8/8/8/8/K1B5 w - - 0 1"));
+            endings.push(("KQvKR", "8/8/8/8/8/8/4rk2/1Q5K w - - 0 1"));
+            open(&dir)
+        }
+        None => open(&shipped_dir()),
+    };
+    for (name, fen) in endings {
         assert!(
             matches!(tb.probe_wdl(&pos(fen)), Some(Wdl::Win)),
             "{name} is a win"
@@ -284,8 +315,10 @@ fn won_endgames_are_converted_within_the_fifty_move_rule() {
 
 #[test]
 fn drawn_endgames_are_held() {
-    let _t = turn();
-    let tb = open_shared();
+    let Some(dir) = four_piece_dir("the drawn KRvKB and KRvKN endings") else {
+        return;
+    };
+    let tb = open(&dir);
     for (name, fen) in [
         ("KRvKB", "8/4R3/2k5/6K1/8/b7/8/8 w - - 0 1"),
         ("KRvKN", "8/4R2K/8/2n5/8/8/3k4/8 w - - 0 1"),
@@ -340,9 +373,12 @@ fn bench_like(tb: TbConfig) -> Vec<(u64, String)> {
 
 #[test]
 fn tables_switched_off_change_nothing() {
-    let _t = turn();
     let off = bench_like(TbConfig::default());
-    let tables = Some(open_shared());
+    // The full set when there is one (this test needs no more than some tables).
+    let dir = std::env::var_os("FERRUM_SYZYGY").map_or_else(shipped_dir, |_| {
+        four_piece_dir("").expect("the variable is set")
+    });
+    let tables = Some(open(&dir));
     let limit_zero = bench_like(TbConfig {
         tables: tables.clone(),
         probe_limit: 0,
@@ -366,8 +402,7 @@ fn tables_switched_off_change_nothing() {
 }
 
 /// A directory holding copies of `names` from the shared tables.
-fn dir_with(tag: &str, names: &[&str]) -> PathBuf {
-    let src = tables_dir();
+fn dir_with(src: &Path, tag: &str, names: &[&str]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ferrum-syzygy-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -379,18 +414,20 @@ fn dir_with(tag: &str, names: &[&str]) -> PathBuf {
 
 #[test]
 fn wdl_only_and_incomplete_sets_answer_what_they_can() {
-    let _t = turn();
+    let Some(src) = four_piece_dir("WDL-only and incomplete sets of KQvKR") else {
+        return;
+    };
     let kqkr = "8/8/8/3k4/8/8/1r6/K1Q5 w - - 0 1";
     // WDL files only: WDL answers, DTZ does not, and asking for DTZ loses nothing.
-    let dir = dir_with("wdl-only", &["KQvK.rtbw", "KRvK.rtbw", "KQvKR.rtbw"]);
-    let tb = Arc::new(Tablebases::open(&dir.to_string_lossy()).expect("opens"));
+    let dir = dir_with(&src, "wdl-only", &["KQvK.rtbw", "KRvK.rtbw", "KQvKR.rtbw"]);
+    let tb = open(&dir);
     assert_eq!(tb.probe_root(&pos(kqkr)), None);
     assert_eq!(tb.probe_wdl(&pos(kqkr)), Some(Wdl::Win));
     assert_eq!(
         tb.probe_wdl(&pos("8/8/8/3k4/8/8/8/K1Q5 w - - 0 1")),
         Some(Wdl::Win)
     );
-    // (pyrrhic-rs 0.2.0, asked for a missing DTZ table, drops the material's WDL table too.)
+    // Asking for a missing DTZ table leaves the material's WDL table answering.
     let lost = pos("8/8/8/3k4/8/8/1r6/K1Q5 b - - 0 1");
     assert_eq!(tb.probe_root(&lost), None);
     assert_eq!(tb.probe_wdl(&lost), Some(Wdl::Loss));
@@ -406,8 +443,8 @@ fn wdl_only_and_incomplete_sets_answer_what_they_can() {
     drop(tb);
     let _ = std::fs::remove_dir_all(&dir);
     // A table whose sub-tables are missing is not probed at all.
-    let dir = dir_with("no-subtables", &["KQvKR.rtbw", "KQvKR.rtbz"]);
-    let tb = Tablebases::open(&dir.to_string_lossy()).expect("opens");
+    let dir = dir_with(&src, "no-subtables", &["KQvKR.rtbw", "KQvKR.rtbz"]);
+    let tb = open(&dir);
     assert_eq!(tb.probe_wdl(&pos(kqkr)), None);
     assert_eq!(tb.probe_root(&pos(kqkr)), None);
     drop(tb);
@@ -421,8 +458,10 @@ fn datagen_ends_games_with_the_tables_result_after_a_capture_or_pawn_move() {
     use ferrum::search::SearchMemory;
     use ferrum::tune::datagen::{play_game, tablebase_end, Config};
     use ferrum::tune::gamefile::{RecordResult, Termination};
-    let _t = turn();
-    let tb = open_shared();
+    let Some(dir) = four_piece_dir("data generation's tablebase endings") else {
+        return;
+    };
+    let tb = open(&dir);
     let cfg = Config {
         tablebases: Some(Arc::clone(&tb)),
         ..Config::default()

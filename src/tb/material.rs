@@ -50,6 +50,20 @@ impl Material {
         self.sides.iter().flatten().map(|&n| usize::from(n)).sum()
     }
 
+    /// The signature as one number (4 bits per count), for fast lookups.
+    pub(crate) fn packed(self) -> u64 {
+        self.sides
+            .iter()
+            .flatten()
+            .fold(0, |acc, &n| acc << 4 | u64::from(n & 0xf))
+    }
+
+    /// Each side's pawns (in no particular order of the sides).
+    pub(crate) fn pawns(self) -> [u8; 2] {
+        let p = PieceKind::Pawn.index();
+        [self.sides[0][p], self.sides[1][p]]
+    }
+
     /// The materials one capture or promotion away.
     fn successors(self) -> Vec<Material> {
         let mut out = Vec::new();
@@ -115,9 +129,10 @@ fn parse_side(text: &str) -> Option<Side> {
 }
 
 /// Answers "may this position be probed?": not when a probe could reach a bad file, or a
-/// material whose WDL table is missing. The prober would cope with a missing file, but by
-/// writing to its shared table index while other threads read it; better not to ask it. With a
-/// complete set and no bad file the answer is free.
+/// material whose WDL table is missing. A probe would find out itself, but only for the
+/// positions whose captures happen to reach the hole; refusing the whole material gives every
+/// position of it the same answer (and a search the same view). With a complete set and no bad
+/// file the answer is free.
 #[derive(Debug, Default)]
 pub(crate) struct Guard {
     /// Materials that must not be reached: bad files and missing WDL tables.
@@ -243,7 +258,7 @@ mod tests {
         assert_eq!(all_materials(3).len(), 5);
         assert_eq!(all_materials(4).len(), 35);
         assert!(all_materials(4).contains(&m("KPvKP")));
-        // The prober's own tables hold 650 + 861 entries for everything up to 7 pieces.
+        // Fathom's tables hold 650 + 861 entries for everything up to 7 pieces.
         assert_eq!(all_materials(7).len(), 650 + 861);
     }
 

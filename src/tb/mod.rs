@@ -1,19 +1,20 @@
 //! Syzygy endgame tablebases: win/draw/loss (WDL) and distance-to-zeroing (DTZ) probes of
 //! positions with few pieces, for the search and for library users.
 //!
-//! The probing itself is done by the `pyrrhic-rs` crate (MIT; a Rust port of the Fathom/Pyrrhic
-//! prober) with Ferrum's attack tables plugged in. That crate keeps one set of tables per
-//! process and trusts the files it maps, so this module adds what it lacks: every file is
-//! checked before it can be mapped, a probe that could reach a bad file is not made, positions
-//! the tables do not cover (castling rights, too many pieces) are refused here, and results come
-//! back as Ferrum's types.
+//! The prober is Ferrum's own, in safe Rust, written from the published Syzygy file format:
+//! files are found and checked when the tables are opened (`scan.rs`), each is read at its first
+//! probe (`table.rs`, `decode.rs`, `index.rs`; small files whole, big ones by positioned reads, so
+//! a set need neither fit in memory nor be mapped), and the probing rules that resolve captures
+//! and en passant live in `probe.rs`. Any number of sets may be open at once; probes take `&self`
+//! and run from many threads. A damaged file makes a probe answer `None`, never panic.
 //!
 //! ```
 //! use ferrum::core::Position;
 //! use ferrum::tb::{Tablebases, Wdl};
 //!
-//! // The tables beside the checkout (CI has them); any directory list works.
-//! let tb = Tablebases::open("../shared/syzygy")?;
+//! // The 3-piece tables shipped with the tests; any directory list works.
+//! let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+//! let tb = Tablebases::open(dir)?;
 //! println!("{}", tb.report().summary());
 //! let pos = Position::from_fen("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")?;
 //! assert_eq!(tb.probe_wdl(&pos), Some(Wdl::Win));
@@ -22,17 +23,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod adapter;
+mod decode;
+mod file;
+mod index;
 mod material;
+mod probe;
 mod scan;
+mod table;
 
+use std::ffi::OsStr;
 use std::fmt;
-use std::sync::Mutex;
 
-use pyrrhic_rs::{DtzProbeValue, TBError, TableBases};
-
-use crate::core::{Color, Move, PieceKind, Position};
-use adapter::Adapter;
+use crate::core::{Move, PieceKind, Position};
 use material::Guard;
 use scan::Kind;
 
@@ -68,15 +70,15 @@ impl Wdl {
         }
     }
 
-    fn from_prober(w: pyrrhic_rs::WdlProbeResult) -> Wdl {
-        use pyrrhic_rs::WdlProbeResult as P;
-        match w {
-            P::Loss => Wdl::Loss,
-            P::BlessedLoss => Wdl::BlessedLoss,
-            P::Draw => Wdl::Draw,
-            P::CursedWin => Wdl::CursedWin,
-            P::Win => Wdl::Win,
-        }
+    fn from_signed(v: i32) -> Option<Wdl> {
+        Some(match v {
+            -2 => Wdl::Loss,
+            -1 => Wdl::BlessedLoss,
+            0 => Wdl::Draw,
+            1 => Wdl::CursedWin,
+            2 => Wdl::Win,
+            _ => return None,
+        })
     }
 }
 
@@ -163,11 +165,6 @@ impl LoadReport {
 pub enum TbError {
     /// No usable WDL table in any directory of the path (the report says what was wrong).
     NoTables(Box<LoadReport>),
-    /// Another [`Tablebases`] is open in this process (the prober holds one set at a time):
-    /// drop it first.
-    AlreadyOpen,
-    /// The prober refused the directories.
-    Prober(String),
 }
 
 impl fmt::Display for TbError {
@@ -181,8 +178,6 @@ impl fmt::Display for TbError {
                     r.problems.join("; ")
                 )
             }
-            TbError::AlreadyOpen => write!(f, "another set of tablebases is already open"),
-            TbError::Prober(e) => write!(f, "the tablebase prober failed: {e}"),
         }
     }
 }
@@ -190,14 +185,12 @@ impl fmt::Display for TbError {
 impl std::error::Error for TbError {}
 
 /// An open set of Syzygy tables. Probes take `&self` and may run on many threads at once;
-/// share it with an `Arc`. Only one can be open per process at a time.
+/// share it with an `Arc`. Any number of sets may be open at a time.
 pub struct Tablebases {
-    prober: TableBases<Adapter>,
+    set: probe::Set,
     report: LoadReport,
     max_pieces: u32,
     guard: Guard,
-    /// The prober's root probe is not safe to run twice at once.
-    root_lock: Mutex<()>,
 }
 
 impl fmt::Debug for Tablebases {
@@ -208,15 +201,22 @@ impl fmt::Debug for Tablebases {
 
 impl Tablebases {
     /// Opens the tables in `path`: directories separated by [`SEPARATOR`] (`:` on Unix, `;` on
-    /// Windows). Unreadable directories and bad files are listed in [`Tablebases::report`] and
-    /// left out; it fails only when no usable WDL table is left.
-    pub fn open(path: &str) -> Result<Tablebases, TbError> {
+    /// Windows, split as [`std::env::split_paths`] does, so `C:\tb;D:\tb` works on Windows and
+    /// names need not be UTF-8). Unreadable directories and bad files are listed in
+    /// [`Tablebases::report`] and left out; it fails only when no usable WDL table is left.
+    /// Files are read at their first probe.
+    pub fn open(path: impl AsRef<OsStr>) -> Result<Tablebases, TbError> {
+        Tablebases::open_with(path.as_ref(), file::WHOLE_FILE_LIMIT)
+    }
+
+    /// [`Tablebases::open`], reading files of up to `whole_limit` bytes whole.
+    fn open_with(path: &OsStr, whole_limit: u64) -> Result<Tablebases, TbError> {
         let scan = scan::scan(path);
         let mut report = LoadReport {
             problems: scan.problems.clone(),
             ..LoadReport::default()
         };
-        for (material, kind) in &scan.good {
+        for (material, kind) in scan.good.keys() {
             let n = material.piece_count().min(MAX_PIECES);
             match kind {
                 Kind::Wdl => report.wdl[n] += 1,
@@ -226,13 +226,8 @@ impl Tablebases {
         if report.max_pieces() == 0 {
             return Err(TbError::NoTables(Box::new(report)));
         }
-        // The prober takes its own ':'-separated list (the scan left out names holding ':').
-        let prober = TableBases::<Adapter>::new(scan.dirs.join(":")).map_err(|e| match e {
-            TBError::AlreadyInitialized | TBError::NotSingleton => TbError::AlreadyOpen,
-            other => TbError::Prober(format!("{other:?}")),
-        })?;
         let of_kind = |k: Kind| -> std::collections::HashSet<_> {
-            scan.good.iter().filter(|g| g.1 == k).map(|g| g.0).collect()
+            scan.good.keys().filter(|g| g.1 == k).map(|g| g.0).collect()
         };
         let guard = Guard::new(
             &of_kind(Kind::Wdl),
@@ -240,12 +235,19 @@ impl Tablebases {
             scan.bad,
             report.max_pieces(),
         );
+        let mut set = probe::Set::default();
+        for ((material, kind), path) in scan.good {
+            set.add(
+                material,
+                kind,
+                table::LazyTable::new(path, kind, material, whole_limit),
+            );
+        }
         Ok(Tablebases {
-            prober,
+            set,
             max_pieces: report.max_pieces() as u32,
             report,
             guard,
-            root_lock: Mutex::new(()),
         })
     }
 
@@ -269,27 +271,12 @@ impl Tablebases {
 
     /// The WDL value of `pos` for the side to move (the fifty-move counter is not looked at;
     /// cursed wins and blessed losses say where it matters). `None` when the tables do not
-    /// cover the position or a table is missing.
+    /// cover the position or a table is missing or damaged.
     pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
         if !self.covers(pos) {
             return None;
         }
-        let b = Bits::of(pos);
-        self.prober
-            .probe_wdl(
-                b.white,
-                b.black,
-                b.kings,
-                b.queens,
-                b.rooks,
-                b.bishops,
-                b.knights,
-                b.pawns,
-                b.ep,
-                b.white_to_move,
-            )
-            .ok()
-            .map(Wdl::from_prober)
+        Wdl::from_signed(self.set.wdl(pos)?)
     }
 
     /// The signed DTZ of `pos` (see [`RootProbe::dtz`]).
@@ -301,113 +288,202 @@ impl Tablebases {
     /// (WDL and DTZ) do not cover it.
     pub fn probe_root(&self, pos: &Position) -> Option<RootProbe> {
         let wdl = self.probe_wdl(pos)?;
-        // Without its DTZ file the prober would give up on the material's WDL table too.
+        // A DTZ probe reads the position's own DTZ table only (other materials by WDL).
         if !self.guard.has_dtz(pos) {
             return None;
         }
-        let b = Bits::of(pos);
-        let raw = {
-            let _only_one = self.root_lock.lock().ok()?;
-            self.prober
-                .probe_root(
-                    b.white,
-                    b.black,
-                    b.kings,
-                    b.queens,
-                    b.rooks,
-                    b.bishops,
-                    b.knights,
-                    b.pawns,
-                    0,
-                    b.ep,
-                    b.white_to_move,
-                )
-                .ok()?
-        };
-        let dtz = match raw.root {
-            DtzProbeValue::DtzResult(r) => signed_dtz(r),
-            // python-chess's convention for a mated side; a stalemate is a draw.
-            DtzProbeValue::Checkmate => -1,
-            DtzProbeValue::Stalemate => 0,
-            DtzProbeValue::Failed => return None,
-        };
-        let legal = pos.legal_moves();
-        let mut moves = Vec::with_capacity(legal.len());
-        for value in raw.moves.iter().take(raw.num_moves) {
-            let DtzProbeValue::DtzResult(r) = *value else {
-                return None;
-            };
-            let mv = legal.iter().copied().find(|&m| same_move(m, r))?;
-            moves.push(RootMove {
-                mv,
-                dtz: signed_dtz(r),
-            });
-        }
-        // Every legal move must have its value, or the ranking built on them would be wrong.
-        if moves.len() != legal.len() {
-            return None;
+        let dtz = self.set.dtz(pos)?;
+        let mut moves = Vec::new();
+        let mut after = pos.clone();
+        for mv in pos.legal_moves().iter().copied() {
+            let zeroing = pos.is_capture(mv)
+                || pos
+                    .moved_piece(mv)
+                    .is_some_and(|p| p.kind == PieceKind::Pawn);
+            let undo = after.make(mv);
+            let dtz = self.move_dtz(&after, zeroing);
+            after.unmake(mv, &undo);
+            moves.push(RootMove { mv, dtz: dtz? });
         }
         Some(RootProbe { wdl, dtz, moves })
     }
-}
 
-/// The prober's DTZ is unsigned with its sign in the WDL it derives (it was asked with a
-/// fifty-move counter of 0, so the sign is all it means).
-fn signed_dtz(r: pyrrhic_rs::DtzResult) -> i32 {
-    let d = i32::from(r.dtz);
-    match Wdl::from_prober(r.wdl).signed().signum() {
-        1 => d,
-        -1 => -d,
-        _ => 0,
+    /// The DTZ of the move that led to `after`, counted from before it for the side that made
+    /// it: 1 for mate, a zeroing move's by the result it keeps, else one more than the reply's.
+    fn move_dtz(&self, after: &Position, zeroing: bool) -> Option<i32> {
+        if after.in_check() && !after.has_legal_moves() {
+            return Some(1);
+        }
+        if zeroing {
+            // 1 for a win, 101 for a cursed one (python-chess's convention, as the module documents).
+            let wdl = -self.set.wdl(after)?;
+            return Some(match wdl {
+                2 => 1,
+                1 => 101,
+                0 => 0,
+                -1 => -101,
+                _ => -1,
+            });
+        }
+        let v = -self.set.dtz(after)?;
+        Some(v + v.signum())
     }
 }
 
-/// Whether the prober's move is `m` (from, to and promotion; castling never comes up, the tables
-/// do not cover castling rights).
-fn same_move(m: Move, r: pyrrhic_rs::DtzResult) -> bool {
-    use pyrrhic_rs::Piece as P;
-    let promo = match r.promotion {
-        P::Queen => Some(PieceKind::Queen),
-        P::Rook => Some(PieceKind::Rook),
-        P::Bishop => Some(PieceKind::Bishop),
-        P::Knight => Some(PieceKind::Knight),
-        _ => None,
-    };
-    m.from().index() == usize::from(r.from_square)
-        && m.to().index() == usize::from(r.to_square)
-        && m.promotion() == promo
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
 
-/// A position as the prober takes it.
-struct Bits {
-    white: u64,
-    black: u64,
-    kings: u64,
-    queens: u64,
-    rooks: u64,
-    bishops: u64,
-    knights: u64,
-    pawns: u64,
-    ep: u32,
-    white_to_move: bool,
-}
+    fn shipped() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
+    }
 
-impl Bits {
-    fn of(pos: &Position) -> Bits {
-        let kind = |k: PieceKind| pos.pieces(k).0;
-        Bits {
-            white: pos.color_bb(Color::White).0,
-            black: pos.color_bb(Color::Black).0,
-            kings: kind(PieceKind::King),
-            queens: kind(PieceKind::Queen),
-            rooks: kind(PieceKind::Rook),
-            bishops: kind(PieceKind::Bishop),
-            knights: kind(PieceKind::Knight),
-            pawns: kind(PieceKind::Pawn),
-            // The core keeps the square only when the capture is legal, which is what the
-            // prober expects; 0 means none (a1 can never be an en-passant square).
-            ep: pos.en_passant().map_or(0, |s| s.index() as u32),
-            white_to_move: pos.side_to_move() == Color::White,
+    /// Legal KQvK and KPvK positions of both colourings and sides to move, spread over the board.
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as usize
+        };
+        for piece in ['Q', 'P', 'q', 'p'] {
+            let mut found = 0;
+            while found < 12 {
+                let [k, other_k, at] = [next(64), next(64), next(64)];
+                let pawn_rank = !(8..56).contains(&at) && piece.eq_ignore_ascii_case(&'p');
+                if k == other_k || k == at || other_k == at || pawn_rank {
+                    continue;
+                }
+                let mut board = ['.'; 64];
+                board[k] = 'K';
+                board[other_k] = 'k';
+                board[at] = piece;
+                let rows: Vec<String> = (0..8)
+                    .rev()
+                    .map(|r| board[r * 8..r * 8 + 8].iter().collect())
+                    .collect();
+                let side = if next(2) == 0 { 'w' } else { 'b' };
+                let fen = compress(&format!("{} {side} - - 0 1", rows.join("/")));
+                if let Ok(pos) = Position::from_fen(&fen) {
+                    out.push(pos);
+                    found += 1;
+                }
+            }
         }
+        out
+    }
+
+    /// Runs of '.' in a FEN board written as digits.
+    fn compress(fen: &str) -> String {
+        let mut out = String::new();
+        let mut dots = 0;
+        for c in fen.chars() {
+            if c == '.' {
+                dots += 1;
+                continue;
+            }
+            if dots > 0 {
+                out.push_str(&dots.to_string());
+                dots = 0;
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// Opens `dir` with files read whole or by positioned reads, and probes every position: a
+    /// damaged table may answer `None` or a value, but must not panic or loop.
+    fn probe_all(dir: &Path, positions: &[Position]) {
+        for whole_limit in [0, file::WHOLE_FILE_LIMIT] {
+            let Ok(tb) = Tablebases::open_with(dir.as_os_str(), whole_limit) else {
+                continue;
+            };
+            for (i, pos) in positions.iter().enumerate() {
+                let _ = tb.probe_wdl(pos);
+                if i % 4 == 0 {
+                    if let Some(root) = tb.probe_root(pos) {
+                        assert!(root.dtz.abs() <= 0xffff + 1, "{}", pos.fen());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_reader_agrees_with_itself_from_memory_and_from_disk() {
+        let dir = shipped();
+        let memory = Tablebases::open_with(dir.as_os_str(), file::WHOLE_FILE_LIMIT).expect("opens");
+        let disk = Tablebases::open_with(dir.as_os_str(), 0).expect("opens");
+        let ps = positions();
+        assert!(ps.len() >= 48);
+        for pos in &ps {
+            assert_eq!(memory.probe_wdl(pos), disk.probe_wdl(pos), "{}", pos.fen());
+            assert!(memory.probe_wdl(pos).is_some(), "{}", pos.fen());
+            assert_eq!(
+                memory.probe_root(pos),
+                disk.probe_root(pos),
+                "{}",
+                pos.fen()
+            );
+        }
+    }
+
+    #[test]
+    fn many_threads_probing_a_fresh_set_answer_as_one_thread_does() {
+        let tb = std::sync::Arc::new(Tablebases::open(shipped()).expect("opens"));
+        let ps = positions();
+        let alone: Vec<_> = ps.iter().map(|p| tb.probe_root(p)).collect();
+        let fresh = std::sync::Arc::new(Tablebases::open(shipped()).expect("opens"));
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                let (fresh, ps, alone) = (&fresh, &ps, &alone);
+                scope.spawn(move || {
+                    for (p, want) in ps.iter().zip(alone) {
+                        assert_eq!(&fresh.probe_root(p), want, "{}", p.fen());
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn truncated_and_byte_flipped_tables_never_panic() {
+        let src = shipped();
+        let dir = std::env::temp_dir().join(format!("ferrum-tb-damage-{}", std::process::id()));
+        let ps = positions();
+        for name in ["KQvK.rtbw", "KQvK.rtbz", "KPvK.rtbw", "KPvK.rtbz"] {
+            let good = std::fs::read(src.join(name)).expect("a shipped table");
+            let mut variants: Vec<Vec<u8>> = Vec::new();
+            // Truncated, keeping the length the scan accepts (64-byte blocks and a 16-byte tail),
+            // so the reader itself meets the missing bytes.
+            let mut len = good.len();
+            while len > 80 {
+                len -= 64;
+                let mut cut = good[..len - 16].to_vec();
+                cut.extend_from_slice(&good[good.len() - 16..]);
+                variants.push(cut);
+            }
+            // One byte flipped: every header byte, then every 23rd byte.
+            let positions_to_flip = (4..256.min(good.len())).chain((256..good.len()).step_by(23));
+            for at in positions_to_flip {
+                let mut bad = good.clone();
+                bad[at] ^= 0xff;
+                variants.push(bad);
+            }
+            for bytes in variants {
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir).expect("temp dir");
+                for entry in std::fs::read_dir(&src).expect("shipped tables").flatten() {
+                    let to = dir.join(entry.file_name());
+                    std::fs::copy(entry.path(), to).expect("copy");
+                }
+                std::fs::write(dir.join(name), &bytes).expect("write the damaged copy");
+                probe_all(&dir, &ps);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,17 +1,19 @@
-//! Finding the table files of a `SyzygyPath` and checking each before the prober may map it.
+//! Finding the table files of a `SyzygyPath` and checking each before it is used.
 //!
-//! The prober (pyrrhic-rs) trusts a file's length and header: a short or foreign file would
-//! make it read outside the mapping. So every file it could open is checked here first, in safe
-//! Rust, and the materials whose files fail are remembered (see [`super::material`]).
+//! A short or foreign file is refused here, by its length and magic number, so that it is
+//! reported when the tables are opened; the materials whose files fail are remembered (see
+//! [`super::material`]). What this cannot see (damage inside a file) the reader catches at
+//! probe time.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::material::Material;
 
-/// The two kinds of table the prober reads.
+/// The two kinds of table file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Kind {
     /// `.rtbw`: win/draw/loss.
@@ -31,7 +33,7 @@ impl Kind {
 
     /// The first four bytes of every file of this kind (little-endian magic numbers of the
     /// Syzygy format).
-    fn magic(self) -> [u8; 4] {
+    pub(crate) fn magic(self) -> [u8; 4] {
         match self {
             Kind::Wdl => [0x71, 0xe8, 0x23, 0x5d],
             Kind::Dtz => [0xd7, 0x66, 0x0c, 0xa5],
@@ -42,63 +44,51 @@ impl Kind {
 /// What a scan of the directories found.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scan {
-    /// Directories that could be listed, in the order given, as the prober is to get them.
-    pub dirs: Vec<String>,
-    /// Good files as (material, kind): the ones the prober will use.
-    pub good: HashSet<(Material, Kind)>,
+    /// Good files by (material, kind): the first directory's copy of each.
+    pub good: HashMap<(Material, Kind), PathBuf>,
     /// Materials with a file that failed its check.
     pub bad: HashSet<Material>,
     /// One line per problem (unreadable directory, bad file), for the GUI.
     pub problems: Vec<String>,
+    /// Every (material, kind) met so far, good or bad.
+    seen: HashSet<(Material, Kind)>,
 }
 
-/// The character that separates directories in a `SyzygyPath` on this system (as in Stockfish).
+/// The character that separates directories in a `SyzygyPath` on this system (as in Stockfish
+/// and [`std::env::split_paths`]).
 pub const SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
 
-/// Scans every directory of `path` (directories separated by [`SEPARATOR`]).
-pub(crate) fn scan(path: &str) -> Scan {
+/// Scans every directory of `path` (directories separated by [`SEPARATOR`], split as
+/// [`std::env::split_paths`] does; empty entries are skipped).
+pub(crate) fn scan(path: &OsStr) -> Scan {
     let mut scan = Scan::default();
-    let mut seen = HashSet::new();
-    for dir in path
-        .split(SEPARATOR)
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-    {
-        scan_dir(Path::new(dir), &mut scan, &mut seen);
+    for dir in std::env::split_paths(path).filter(|d| !d.as_os_str().is_empty()) {
+        scan_dir(&dir, &mut scan);
     }
     scan
 }
 
-fn scan_dir(dir: &Path, scan: &mut Scan, seen: &mut HashSet<(Material, Kind)>) {
-    let shown = dir.display();
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let Some(for_prober) = prober_form(&dir.to_string_lossy(), &cwd.to_string_lossy()) else {
-        scan.problems.push(format!(
-            "{shown}: the prober cannot take a directory name with ':' (on Windows: another \
-             drive than the current one); skipped"
-        ));
-        return;
-    };
+fn scan_dir(dir: &Path, scan: &mut Scan) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            scan.problems.push(format!("{shown}: {e}; skipped"));
+            scan.problems
+                .push(format!("{}: {e}; skipped", dir.display()));
             return;
         }
     };
-    scan.dirs.push(for_prober);
     for entry in entries.flatten() {
         let file = entry.path();
         let Some((material, kind)) = table_name(&file) else {
             continue;
         };
-        // The prober opens the first directory's copy of a table: only that one matters.
-        if !seen.insert((material, kind)) {
+        // The first directory's copy of a table is the one used: only that one matters.
+        if !scan.seen.insert((material, kind)) {
             continue;
         }
         match check_file(&file, kind) {
             Ok(()) => {
-                scan.good.insert((material, kind));
+                scan.good.insert((material, kind), file);
             }
             Err(why) => {
                 scan.problems.push(format!(
@@ -111,25 +101,6 @@ fn scan_dir(dir: &Path, scan: &mut Scan, seen: &mut HashSet<(Material, Kind)>) {
     }
 }
 
-/// The directory as the prober can take it. It splits its list at ':' (and a NUL would end
-/// it), so such names cannot be passed, except that on Windows a drive prefix naming the current
-/// directory's drive is dropped: `C:\tb` and `\tb` are the same place from there.
-fn prober_form(dir: &str, cwd: &str) -> Option<String> {
-    let dir = match dir.as_bytes() {
-        [d, b':', ..] if cfg!(windows) && d.is_ascii_alphabetic() => {
-            let same_drive = cwd
-                .get(..2)
-                .is_some_and(|c| c.eq_ignore_ascii_case(&dir[..2]));
-            if !same_drive {
-                return None;
-            }
-            &dir[2..]
-        }
-        _ => dir,
-    };
-    (!dir.contains(':') && !dir.contains('\0')).then(|| dir.to_string())
-}
-
 /// The material and kind a file name like `KRPvKR.rtbw` stands for.
 fn table_name(file: &Path) -> Option<(Material, Kind)> {
     let kind = Kind::from_extension(file.extension()?.to_str()?)?;
@@ -137,7 +108,7 @@ fn table_name(file: &Path) -> Option<(Material, Kind)> {
     Some((material, kind))
 }
 
-/// Checks what the prober takes on trust: the file is readable, its length has the shape of the
+/// Checks what can be checked cheaply: the file is readable, its length has the shape of the
 /// format (64-byte blocks plus a 16-byte tail, the test other probers make) and it starts with
 /// the magic number of its kind.
 fn check_file(file: &Path, kind: Kind) -> Result<(), String> {
@@ -169,16 +140,45 @@ mod tests {
     }
 
     #[test]
-    fn directories_the_prober_cannot_take_are_refused() {
-        assert_eq!(
-            prober_form("/data/syzygy", "/home"),
-            Some("/data/syzygy".into())
-        );
-        assert_eq!(prober_form("/odd:name", "/home"), None);
+    fn paths_split_like_the_system_s() {
+        let dir = temp_dir("split");
+        std::fs::write(dir.join("KQvK.rtbw"), wdl_like()).expect("write");
+        let list =
+            std::env::join_paths([dir.clone(), PathBuf::from("/no/such/dir")]).expect("joinable");
+        let s = scan(&list);
+        assert_eq!(s.good.len(), 1);
+        assert_eq!(s.problems.len(), 1, "{:?}", s.problems);
         if cfg!(windows) {
-            assert_eq!(prober_form("C:\\tb", "c:\\work"), Some("\\tb".into()));
-            assert_eq!(prober_form("D:\\tb", "C:\\work"), None);
+            // Drive letters are part of the directory, not separators.
+            let s = scan(OsStr::new("C:\\no\\such;D:\\x"));
+            assert_eq!(s.problems.len(), 2, "{:?}", s.problems);
+            assert!(
+                s.problems[0].starts_with("C:\\no\\such"),
+                "{:?}",
+                s.problems
+            );
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn directory_names_need_not_be_utf8() {
+        use std::os::unix::ffi::OsStrExt;
+        let base = temp_dir("bytes");
+        let dir = base.join(OsStr::from_bytes(b"tb-\xff"));
+        std::fs::create_dir_all(&dir).expect("a non-UTF-8 name");
+        std::fs::write(dir.join("KQvK.rtbw"), wdl_like()).expect("write");
+        let s = scan(dir.as_os_str());
+        assert_eq!(s.good.len(), 1, "{:?}", s.problems);
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    /// A file with the length and magic number of a WDL table.
+    fn wdl_like() -> Vec<u8> {
+        let mut good = vec![0u8; 64 + 16];
+        good[..4].copy_from_slice(&Kind::Wdl.magic());
+        good
     }
 
     #[test]
@@ -193,11 +193,10 @@ mod tests {
         std::fs::write(dir.join("KRvK.rtbz"), &good).expect("write");
         std::fs::write(dir.join("notes.txt"), b"hello").expect("write");
         let path = format!("{}{SEPARATOR}/no/such/dir", dir.display());
-        let s = scan(&path);
-        assert_eq!(s.dirs, vec![dir.to_string_lossy().into_owned()]);
+        let s = scan(OsStr::new(&path));
         assert_eq!(s.problems.len(), 3, "{:?}", s.problems);
         let krk = Material::from_name("KRvK").expect("name");
-        assert!(s.good.contains(&(krk, Kind::Dtz)));
+        assert!(s.good.contains_key(&(krk, Kind::Dtz)));
         assert!(s.bad.contains(&krk));
         assert!(s.bad.contains(&Material::from_name("KQvK").expect("name")));
         let _ = std::fs::remove_dir_all(&dir);

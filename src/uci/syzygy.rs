@@ -86,7 +86,6 @@ impl SyzygyOptions {
                 lines.extend(report.problems.iter().map(|p| format!("Syzygy: {p}")));
                 lines
             }
-            Err(e) => vec![format!("Syzygy: {e}; playing without tablebases")],
         }
     }
 
