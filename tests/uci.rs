@@ -572,6 +572,38 @@ fn a_book_file_path_that_is_not_utf8_is_opened() {
     assert_eq!(count(&out, "bestmove "), 1, "{out:?}");
 }
 
+/// On Unix a `SyzygyPath` is bytes too: tables in a directory whose name holds the byte 0xE9
+/// are found (the shipped 3-piece tables, copied there).
+#[cfg(unix)]
+#[test]
+fn a_syzygy_path_that_is_not_utf8_is_opened() {
+    use std::os::unix::ffi::OsStrExt;
+    let mut name = b"ferrum-tb-\xe9-".to_vec();
+    name.extend(std::process::id().to_string().bytes());
+    let dir = std::env::temp_dir().join(std::ffi::OsStr::from_bytes(&name));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
+    for entry in std::fs::read_dir(&shipped)
+        .expect("tests/data/syzygy")
+        .flatten()
+    {
+        let _ = std::fs::copy(entry.path(), dir.join(entry.file_name()));
+    }
+    let mut input = b"setoption name SyzygyPath value ".to_vec();
+    input.extend(dir.as_os_str().as_bytes());
+    input.extend(b"\nposition fen 8/8/8/8/8/2k5/8/KQ6 w - - 0 1\ngo depth 3\n");
+    let (out, ok) = run_on_bytes(&input);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ok, "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("Syzygy: found 5 WDL and 5 DTZ tables")),
+        "{out:?}"
+    );
+    assert!(out.iter().any(|l| l.contains(" tbhits ")), "{out:?}");
+    assert_eq!(count(&out, "bestmove "), 1, "{out:?}");
+}
+
 /// `ferrum --version` and the UCI `id name` name the same build: `Ferrum`, the package version
 /// and, from a git checkout, the commit (`Ferrum 0.3.0 (abc1234)`).
 #[test]

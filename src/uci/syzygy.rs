@@ -65,14 +65,17 @@ impl SyzygyOptions {
     /// Sets `SyzygyPath` (empty or `<empty>`: no tables) and returns the lines for the GUI, as
     /// [`SyzygyOptions::set`] does. The loop passes the value's bytes as sent.
     pub fn set_path(&mut self, path: &OsStr) -> Vec<String> {
-        // The prober holds one set of tables per process: the old one goes first.
+        // A new path replaces the old tables, whether or not it opens: a GUI that names no
+        // usable directory means to play without them.
         self.config.tables = None;
         if path.is_empty() || path == "<empty>" {
             return Vec::new();
         }
+        // The tables open from the bytes as sent (a Windows code page, a non-UTF-8 Unix name);
+        // the GUI is told the path as text.
+        let opened = Tablebases::open(path);
         let path = path.to_string_lossy();
-        // TODO(merge): pass the OsString
-        match Tablebases::open(&path) {
+        match opened {
             Ok(tb) => {
                 let mut lines = vec![format!("Syzygy: {} in {path}", tb.report().summary())];
                 lines.extend(tb.report().problems.iter().map(|p| format!("Syzygy: {p}")));
