@@ -5,7 +5,8 @@
 #   packaging/test-cross.sh LINUX_FERRUM [PLATFORM...]      PLATFORM: windows, aarch64 (both)
 #
 # Builds each platform's binary (packaging/cross.sh), then checks: the perft suite (depth-limited)
-# through UCI `go perft`, `bench` with the Linux build's node count, the UCI probe, a short game
+# through UCI `go perft`, `bench` with the Linux build's node count, Syzygy probes against
+# python-chess (11,000 positions), the UCI probe, a short game
 # against the Linux build with no fault, and, for Windows, a session with CRLF line endings,
 # Windows paths (drive letters, backslashes, ';') for SyzygyPath, BookFile and EvalFile, and a
 # Hash too large to allocate. SHARED (default ../shared) holds the tools, suites and tables.
@@ -47,10 +48,11 @@ session() {
     done
 }
 
-# common NAME ENGINE: the checks every platform gets. The perft suite is limited to 5 M nodes a
+# common NAME ENGINE TABLES: the checks every platform gets; TABLES is $SHARED/syzygy as the
+# binary names it. The perft suite is limited to 5 M nodes a
 # position, as on Linux in .ci/run (about 170 M nodes in all: a few seconds even under qemu).
 common() {
-    local name=$1 engine=$2 want got
+    local name=$1 engine=$2 tables=$3 want got
     step "$name: perft suite through go perft (up to 5 M nodes a position)"
     python3 "$SHARED/tools/perft_check.py" --engine "$engine" --max-nodes 5000000 \
         "$SHARED/perft/standard.epd" | tail -n 1
@@ -59,6 +61,9 @@ common() {
     got=$("$engine" bench | tail -n 1 | tr -d '\r')
     echo "linux: $want nodes; $name: $got"
     [[ ${got%% *} == "$want" ]] || fail "$name bench $got, Linux $want nodes"
+    step "$name: Syzygy probes against python-chess (tests/syzygy_interop.py)"
+    python3 tests/syzygy_interop.py --engine "$engine" --path "$SHARED/syzygy" \
+        --engine-path "$tables" | tail -n 1
     step "$name: UCI probe"
     python3 "$SHARED/tools/uci_probe.py" --strict --time-scale "${TIME_SCALE:-1}" "$engine" | tail -n 1
     step "$name: two games against the Linux build (5+0.05), no fault"
@@ -76,7 +81,7 @@ windows() {
     engine="$dir/ferrum-wine"
     engine_wrapper "$engine" wine "$exe"
     wineboot -i >/dev/null 2>&1 || true
-    common windows "$engine"
+    common windows "$engine" "$(winepath -w "$(realpath "$SHARED/syzygy")")"
 
     step "windows: CRLF line endings"
     lines "$WORK/crlf" '\r\n' uci isready 'position startpos moves e2e4' 'go depth 4' quit
@@ -113,7 +118,7 @@ aarch64() {
     if aarch64-linux-gnu-readelf -l "$bin" | grep -q INTERP; then
         fail "$bin is linked dynamically"
     fi
-    TIME_SCALE=3 common aarch64 "$engine"
+    TIME_SCALE=3 common aarch64 "$engine" "$(realpath "$SHARED/syzygy")"
 }
 
 missing=$(cross_missing "${CROSS_BUILD_NEEDS[@]}" "${CROSS_RUN_NEEDS[@]}")

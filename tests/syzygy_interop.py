@@ -128,6 +128,10 @@ def main():
     ap.add_argument("--per-material", type=int, default=300)
     ap.add_argument("--ep", type=int, default=500)
     ap.add_argument("--seed", type=int, default=20)
+    # A binary that names files its own way (ferrum.exe under wine: Z:\\...) gets the
+    # directory as it names it; python-chess reads --path.
+    ap.add_argument("--engine-path", help="the tables' directory as the engine names it "
+                    "(default: --path)")
     args = ap.parse_args()
 
     if not os.path.isfile(os.path.join(args.path, "KQvK.rtbw")):
@@ -139,7 +143,8 @@ def main():
     with_moves = [i % 20 == 0 for i in range(len(fens))]
     with chess.syzygy.open_tablebase(args.path) as tb:
         want = [oracle(tb, f, m) for f, m in zip(fens, with_moves)]
-    run = subprocess.run([args.engine, "tb", "probe", "--path", args.path, "--batch", "--moves"],
+    engine_path = args.engine_path or args.path
+    run = subprocess.run([args.engine, "tb", "probe", "--path", engine_path, "--batch", "--moves"],
                          input="\n".join(fens) + "\n", capture_output=True, text=True, timeout=300)
     if run.returncode != 0:
         print(f"FAIL: ferrum exited with {run.returncode}: {run.stderr}", file=sys.stderr)
