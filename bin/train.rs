@@ -233,17 +233,18 @@ pub fn train(args: TrainArgs) -> Result<()> {
         .num_threads(args.threads)
         .build_global()
         .context("cannot start the thread pool")?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
     let (filter, cfg) = (args.filter(), args.config());
     let start = Instant::now();
     let data = load_data(&args, &filter)?;
-    let yardsticks = yardsticks(&data.holdout, &cfg);
     let scale_like = args
         .scale_like
         .as_deref()
         .map(scale_reference)
         .transpose()?;
+    // Only once the inputs are known good: a run that fails on them leaves no empty --out.
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let yardsticks = yardsticks(&data.holdout, &cfg);
     let checkpoint = args.out.join("checkpoint.bin");
     let mut trainer = start_trainer(&args, &cfg, &checkpoint)?;
     log(
