@@ -217,7 +217,7 @@ pub fn parse_bytes(raw: &[u8]) -> Result<Command, ParseError> {
         "isready" => Ok(Command::IsReady),
         "ucinewgame" => Ok(Command::UciNewGame),
         // From the bytes: the value keeps them, and its inner spaces.
-        "setoption" => parse_setoption(raw),
+        "setoption" => split_setoption(raw),
         "position" => parse_position(rest),
         "go" => Ok(Command::Go(parse_go(rest))),
         "stop" => Ok(Command::Stop),
@@ -296,8 +296,10 @@ fn words(raw: &[u8]) -> Vec<(usize, usize)> {
 
 /// `setoption name <name> [value <value>]` from the line's bytes: the name is the words between
 /// `name` and the first `value`, the value the bytes from the word after that `value` to the
-/// end of the last word, so a path keeps its inner spaces and its bytes as sent.
-fn parse_setoption(raw: &[u8]) -> Result<Command, ParseError> {
+/// end of the last word, so a path keeps its inner spaces and its bytes as sent. Only the
+/// syntax: whether the option exists and takes the value is [`super::parse_setoption`]'s
+/// (and the option groups') to say, at the one place the session sets options.
+fn split_setoption(raw: &[u8]) -> Result<Command, ParseError> {
     let words = words(raw);
     let word = |&(start, end): &(usize, usize)| &raw[start..end];
     if words.get(1).map(word) != Some(b"name") {
