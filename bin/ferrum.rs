@@ -569,9 +569,44 @@ fn book_probe(path: Option<&Path>, fen: Option<&str>, moves: &[String]) -> Resul
     Ok(())
 }
 
+/// `12 of 100 (12%), ETA 3m 05s`: how far a run with a known target is, and how long the rest
+/// takes at the rate so far (`secs` of work for `done`). For the progress lines of `datagen
+/// --games` and `train`.
+pub fn eta(done: u64, target: u64, secs: f64) -> String {
+    let percent = done as f64 * 100.0 / target.max(1) as f64;
+    let left = if done == 0 {
+        "unknown".to_string()
+    } else {
+        let rest = secs / done as f64 * target.saturating_sub(done) as f64;
+        duration(rest)
+    };
+    format!("{done} of {target} ({percent:.0}%), ETA {left}")
+}
+
+/// `1h 02m`, `3m 05s` or `42s`: a duration for a person, to the precision that matters.
+fn duration(secs: f64) -> String {
+    // Saturating: a rate of almost nothing gives a huge but printable figure.
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_eta_is_the_rest_at_the_rate_so_far() {
+        assert_eq!(eta(0, 100, 5.0), "0 of 100 (0%), ETA unknown");
+        assert_eq!(eta(25, 100, 60.0), "25 of 100 (25%), ETA 3m 00s");
+        assert_eq!(eta(1, 3, 1800.0), "1 of 3 (33%), ETA 1h 00m");
+        assert_eq!(eta(9, 10, 9.0), "9 of 10 (90%), ETA 1s");
+        // Past the target (a resumed run): nothing left.
+        assert_eq!(eta(12, 10, 9.0), "12 of 10 (120%), ETA 0s");
+    }
 
     #[test]
     fn binary_input_is_named_by_its_first_control_byte() {

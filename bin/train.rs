@@ -263,6 +263,8 @@ pub fn train(args: TrainArgs) -> Result<()> {
     )?;
     log_buckets(&args.out, &trainer, &data.holdout, &cfg, "start")?;
     let sample = bias_sample(&data.train);
+    // The ETA counts this run's epochs only: a resumed run's earlier ones took other time.
+    let (first, run_start) = (trainer.epoch, Instant::now());
     while trainer.epoch < cfg.epochs {
         run_epoch(
             &mut trainer,
@@ -272,6 +274,10 @@ pub fn train(args: TrainArgs) -> Result<()> {
             &args.out,
             scale_like.as_ref(),
         )?;
+        let done = (trainer.epoch - first) as u64;
+        let target = cfg.epochs.saturating_sub(first) as u64;
+        let secs = run_start.elapsed().as_secs_f64();
+        eprintln!("epochs: {}", crate::eta(done, target, secs));
         if trainer.epoch == cfg.epochs {
             log_buckets(&args.out, &trainer, &data.holdout, &cfg, "end")?;
         }

@@ -207,7 +207,12 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
         counts.add(&g);
         if last_report.elapsed().as_secs() >= 30 {
             last_report = Instant::now();
-            eprintln!("{}", counts.line(start.elapsed().as_secs_f64()));
+            let secs = start.elapsed().as_secs_f64();
+            // With a target the line says how far and how long; without, the run is open-ended.
+            let toward = args.games.map_or(String::new(), |n| {
+                format!("; {}", crate::eta(counts.games, n, secs))
+            });
+            eprintln!("{}{toward}", counts.line(secs));
         }
         true
     })
