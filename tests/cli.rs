@@ -161,3 +161,31 @@ fn perft_divide_streams_its_first_line_before_the_count_ends() {
     assert_eq!(first, "b1a3: 4856835\n");
     assert!(still_running, "the first line came only at the end");
 }
+
+#[test]
+fn train_prints_each_epoch_with_an_eta_for_the_run() {
+    let (data, out) = (scratch("eta-data"), scratch("eta-out"));
+    let (data_s, out_s) = (data.to_string_lossy(), out.to_string_lossy());
+    let made = ferrum(&[
+        "datagen", "--out", &data_s, "--games", "4", "--nodes", "200", "--seed", "1",
+    ]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let run = ferrum(&["train", "--data", &data_s, "--out", &out_s, "--epochs", "2"]);
+    let _ = std::fs::remove_dir_all(&data);
+    let _ = std::fs::remove_dir_all(&out);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    let progress: Vec<&str> = err.lines().filter(|l| l.starts_with("epochs: ")).collect();
+    assert_eq!(progress.len(), 2, "{err}");
+    assert!(
+        progress[0].starts_with("epochs: 1 of 2 (50%), ETA "),
+        "{err}"
+    );
+    assert_eq!(progress[1], "epochs: 2 of 2 (100%), ETA 0s");
+    // Progress is for a person: stdout stays clean.
+    assert!(run.stdout.is_empty());
+}
