@@ -522,8 +522,8 @@ impl EvalChoice {
         let Some(path) = &self.eval_file else {
             return Ok(ferrum::eval::nnue::embedded());
         };
-        let net = ferrum::eval::nnue::Network::load(path)
-            .with_context(|| format!("cannot load the network {}", path.display()))?;
+        // The load error names the file already: the context only says which option it was.
+        let net = ferrum::eval::nnue::Network::load(path).context("--eval-file")?;
         Ok(Some(std::sync::Arc::new(net)))
     }
 

@@ -102,7 +102,10 @@ fn every_subcommand_fails_in_the_one_style() {
         &ferrum(&["book", "probe", "--book", &missing]),
         "book probe",
     );
-    one_error_line(&ferrum(&["bench", "--eval-file", &missing]), "bench");
+    let line = one_error_line(&ferrum(&["bench", "--eval-file", &missing]), "bench");
+    // The path and the OS error once each, though two layers know them.
+    assert_eq!(line.matches(&*missing).count(), 1, "{line}");
+    assert_eq!(line.matches("os error").count(), 1, "{line}");
     let out = scratch("book-out");
     let build = ["book", "build", &missing, "-o", &out.to_string_lossy()];
     one_error_line(&ferrum(&build), "book build");
