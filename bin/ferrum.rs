@@ -3,6 +3,7 @@
 
 #![forbid(unsafe_code)]
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -12,7 +13,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use ferrum::book::{Book, BookBuilder, BookPosition, BuildOptions};
-use ferrum::core::{divide, Color, Position};
+use ferrum::core::{divide_each, Color, Position};
 use ferrum::rules::referee_stream;
 use ferrum::uci::Session;
 
@@ -192,25 +193,60 @@ fn quiet_on_broken_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
-    let cli = Cli::parse();
-    let result = match cli.command {
-        None => {
-            Session::new(io::stdout()).run(io::stdin().lock());
-            Ok(())
+    let Some(command) = Cli::parse().command else {
+        Session::new(io::stdout()).run(io::stdin().lock());
+        return ExitCode::SUCCESS;
+    };
+    let name = command.name();
+    match run(command) {
+        Ok(()) => ExitCode::SUCCESS,
+        // The reader left early (`| head`): not an error of ours, and nothing to say.
+        Err(e) if is_broken_pipe(&e) => ExitCode::from(141),
+        // The one place a failure is reported, so that every subcommand's reads the same:
+        // `ferrum: <subcommand>: <what failed>: <why>` (the causes joined by anyhow's `{:#}`).
+        Err(e) => {
+            eprintln!("ferrum: {name}: {e:#}");
+            ExitCode::FAILURE
         }
-        Some(Cmd::Perft {
+    }
+}
+
+impl Cmd {
+    /// The subcommand's name on the command line, for its error messages.
+    fn name(&self) -> &'static str {
+        match self {
+            Cmd::Perft { .. } => "perft",
+            Cmd::Pgn { .. } => "pgn",
+            Cmd::Book {
+                command: BookCmd::Build { .. },
+            } => "book build",
+            Cmd::Book {
+                command: BookCmd::Probe { .. },
+            } => "book probe",
+            Cmd::Tb { .. } => "tb probe",
+            Cmd::Bench { .. } => "bench",
+            Cmd::Datagen(_) => "datagen",
+            Cmd::Train(_) => "train",
+            Cmd::Wdl(_) => "wdl",
+            Cmd::Datainfo { .. } => "datainfo",
+            Cmd::Tune(_) => "tune",
+            Cmd::Spsa => "spsa",
+        }
+    }
+}
+
+/// Runs one subcommand.
+fn run(command: Cmd) -> Result<()> {
+    match command {
+        Cmd::Perft {
             depth,
             fen,
             chess960,
             divide,
             threads,
-        }) => perft(depth, fen.as_deref(), chess960, divide, threads),
-        Some(Cmd::Pgn { file, json }) => match pgn(&file, json) {
-            Ok(0) => Ok(()),
-            Ok(_) => return ExitCode::FAILURE,
-            Err(e) => Err(e),
-        },
-        Some(Cmd::Book {
+        } => perft(depth, fen.as_deref(), chess960, divide, threads),
+        Cmd::Pgn { file, json } => pgn(&file, json),
+        Cmd::Book {
             command:
                 BookCmd::Build {
                     games,
@@ -219,7 +255,7 @@ fn main() -> ExitCode {
                     min_games,
                     only_wins_of,
                 },
-        }) => {
+        } => {
             let only_wins_of = only_wins_of
                 .iter()
                 .map(|c| match c {
@@ -234,10 +270,10 @@ fn main() -> ExitCode {
             };
             book_build(&games, &output, options)
         }
-        Some(Cmd::Book {
+        Cmd::Book {
             command: BookCmd::Probe { book, fen, moves },
-        }) => book_probe(book.as_deref(), fen.as_deref(), &moves),
-        Some(Cmd::Tb {
+        } => book_probe(book.as_deref(), fen.as_deref(), &moves),
+        Cmd::Tb {
             command:
                 TbCmd::Probe {
                     path,
@@ -245,28 +281,19 @@ fn main() -> ExitCode {
                     batch,
                     moves,
                 },
-        }) => match fen {
+        } => match fen {
             Some(fen) if !batch => tb::probe_one(&path, &fen),
             _ => tb::probe_batch(&path, moves),
         },
-        Some(Cmd::Bench { depth, eval }) => eval.load().and_then(|net| bench(depth, net)),
-        Some(Cmd::Datagen(args)) => tune::datagen(args),
-        Some(Cmd::Datainfo { dir }) => tune::datainfo(&dir),
-        Some(Cmd::Wdl(args)) => tune::wdl(args),
-        Some(Cmd::Train(args)) => train::train(args),
-        Some(Cmd::Tune(args)) => tune::tune(args),
-        Some(Cmd::Spsa) => {
+        Cmd::Bench { depth, eval } => eval.load().and_then(|net| bench(depth, net)),
+        Cmd::Datagen(args) => tune::datagen(args),
+        Cmd::Datainfo { dir } => tune::datainfo(&dir),
+        Cmd::Wdl(args) => tune::wdl(args),
+        Cmd::Train(args) => train::train(args),
+        Cmd::Tune(args) => tune::tune(args),
+        Cmd::Spsa => {
             print!("{}", ferrum::search::params::spsa_input());
             Ok(())
-        }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        // The reader left early (`| head`): not an error of ours, and nothing to say.
-        Err(e) if is_broken_pipe(&e) => ExitCode::from(141),
-        Err(e) => {
-            eprintln!("ferrum: {e:#}");
-            ExitCode::FAILURE
         }
     }
 }
@@ -299,19 +326,24 @@ fn perft(
         pos.set_chess960(true);
     }
     let start = Instant::now();
-    let split = divide(&pos, depth, threads);
+    let mut out = io::stdout().lock();
+    let chess960 = pos.is_chess960();
+    // Each line is written and flushed as its move is counted: a deep divide runs for minutes,
+    // and a reader sees where it is (as UCI `go perft` does). A write error ends the count's
+    // output but not the count, which cannot be interrupted; it is reported at the end.
+    let mut written = Ok(());
+    let split = divide_each(&pos, depth, threads, |m, n| {
+        if show_divide && written.is_ok() {
+            written = writeln!(out, "{}: {n}", m.to_uci(chess960)).and_then(|()| out.flush());
+        }
+    });
+    written?;
     let total: u64 = if depth == 0 {
         1
     } else {
         split.iter().map(|&(_, n)| n).sum()
     };
     let elapsed = start.elapsed();
-    let mut out = io::stdout().lock();
-    if show_divide {
-        for (m, n) in &split {
-            writeln!(out, "{}: {n}", m.to_uci(pos.is_chess960()))?;
-        }
-    }
     writeln!(out)?;
     writeln!(out, "Nodes searched: {total}")?;
     let secs = elapsed.as_secs_f64();
@@ -323,15 +355,22 @@ fn perft(
     Ok(())
 }
 
-/// Referees every game of `file` (`-` for stdin); returns how many games had an error.
-fn pgn(file: &str, json: bool) -> Result<usize> {
+/// Referees every game of `file` (`-` for stdin), one line per game on stdout; fails when a
+/// game had an error (after all the lines) or when the input is not PGN text at all.
+fn pgn(file: &str, json: bool) -> Result<()> {
     // One game in memory at a time, whatever the file's size.
-    let input: Box<dyn BufRead> = if file == "-" {
+    let mut input: Box<dyn BufRead> = if file == "-" {
         Box::new(io::stdin().lock())
     } else {
-        let f = File::open(file).with_context(|| format!("reading {file}"))?;
+        let f = File::open(file).with_context(|| format!("cannot open {file}"))?;
         Box::new(BufReader::new(f))
     };
+    let peek = input
+        .fill_buf()
+        .with_context(|| format!("cannot read {file}"))?;
+    if let Some(why) = not_text(peek) {
+        bail!("{file}: not a PGN file: {why}");
+    }
     let progress = io::stderr().is_terminal();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut failed = 0;
@@ -342,15 +381,13 @@ fn pgn(file: &str, json: bool) -> Result<usize> {
         if report.error.is_some() {
             failed += 1;
         }
+        // JSON escapes its strings itself; the text line is escaped here.
         let line = if json {
             report.to_json()
         } else {
-            report.to_line()
+            printable(&report.to_line()).into_owned()
         };
-        if writeln!(out, "{line}").is_err() {
-            // The reader has gone (a closed pipe): nothing more to say.
-            return Ok(failed);
-        }
+        writeln!(out, "{line}")?;
         if progress && games % 1000 == 0 {
             eprint!(
                 "\r{games} games, {failed} with errors, {:.1} s",
@@ -364,8 +401,39 @@ fn pgn(file: &str, json: bool) -> Result<usize> {
             start.elapsed().as_secs_f64()
         );
     }
-    let _ = out.flush();
-    Ok(failed)
+    out.flush()?;
+    if failed > 0 {
+        bail!("{file}: {failed} of {games} games have an illegal or unreadable move");
+    }
+    Ok(())
+}
+
+/// `line` with any control character escaped (`\u{1b}`): a report quotes its game's move and
+/// result text, and bytes from the input must not reach a terminal as they are.
+fn printable(line: &str) -> Cow<'_, str> {
+    if !line.chars().any(char::is_control) {
+        return Cow::Borrowed(line);
+    }
+    let escape = |c: char| match c.is_control() {
+        true => c.escape_default().to_string(),
+        false => c.to_string(),
+    };
+    Cow::Owned(line.chars().map(escape).collect())
+}
+
+/// Why `head`, the start of an input, is no PGN text: a NUL or another control byte that text
+/// does not hold (a binary file, whose bytes must not reach the terminal), named by its value
+/// and offset and never echoed. `None` for text, which may be UTF-8 or a code page such as
+/// Latin-1 (the PGN reader reads those lossily).
+fn not_text(head: &[u8]) -> Option<String> {
+    // Tab, line feed, form feed, carriage return and DOS's end-of-file mark occur in text.
+    let binary =
+        |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | 0x1a)) || b == 0x7f;
+    let at = head.iter().position(|&b| binary(b))?;
+    Some(format!(
+        "binary data, not text (byte 0x{:02x} at offset {at})",
+        head[at]
+    ))
 }
 
 fn book_build(games: &Path, output: &Path, options: BuildOptions) -> Result<()> {
@@ -454,8 +522,8 @@ impl EvalChoice {
         let Some(path) = &self.eval_file else {
             return Ok(ferrum::eval::nnue::embedded());
         };
-        let net = ferrum::eval::nnue::Network::load(path)
-            .with_context(|| format!("cannot load the network {}", path.display()))?;
+        // The load error names the file already: the context only says which option it was.
+        let net = ferrum::eval::nnue::Network::load(path).context("--eval-file")?;
         Ok(Some(std::sync::Arc::new(net)))
     }
 
@@ -499,4 +567,60 @@ fn book_probe(path: Option<&Path>, fen: Option<&str>, moves: &[String]) -> Resul
         writeln!(out, "{} {}", b.mv.to_uci(chess960), b.weight)?;
     }
     Ok(())
+}
+
+/// `12 of 100 (12%), ETA 3m 05s`: how far a run with a known target is, and how long the rest
+/// takes at the rate so far (`secs` of work for `done`). For the progress lines of `datagen
+/// --games` and `train`.
+pub fn eta(done: u64, target: u64, secs: f64) -> String {
+    let percent = done as f64 * 100.0 / target.max(1) as f64;
+    let left = if done == 0 {
+        "unknown".to_string()
+    } else {
+        let rest = secs / done as f64 * target.saturating_sub(done) as f64;
+        duration(rest)
+    };
+    format!("{done} of {target} ({percent:.0}%), ETA {left}")
+}
+
+/// `1h 02m`, `3m 05s` or `42s`: a duration for a person, to the precision that matters.
+fn duration(secs: f64) -> String {
+    // Saturating: a rate of almost nothing gives a huge but printable figure.
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_eta_is_the_rest_at_the_rate_so_far() {
+        assert_eq!(eta(0, 100, 5.0), "0 of 100 (0%), ETA unknown");
+        assert_eq!(eta(25, 100, 60.0), "25 of 100 (25%), ETA 3m 00s");
+        assert_eq!(eta(1, 3, 1800.0), "1 of 3 (33%), ETA 1h 00m");
+        assert_eq!(eta(9, 10, 9.0), "9 of 10 (90%), ETA 1s");
+        // Past the target (a resumed run): nothing left.
+        assert_eq!(eta(12, 10, 9.0), "12 of 10 (120%), ETA 0s");
+    }
+
+    #[test]
+    fn binary_input_is_named_by_its_first_control_byte() {
+        assert_eq!(not_text(b"[Event \"x\"]\r\n\t1. e4 *\x0c\x1a"), None);
+        // Latin-1 is text the PGN reader reads lossily, not binary.
+        assert_eq!(not_text(b"[White \"Jos\xe9\"]"), None);
+        let why = not_text(b"PK\x03\x04rest").unwrap_or_default();
+        assert_eq!(why, "binary data, not text (byte 0x03 at offset 2)");
+        assert!(not_text(b"ab\x7f").is_some());
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert!(matches!(printable("game 1: 2 plies"), Cow::Borrowed(_)));
+        assert_eq!(printable("(\u{1b}[2J\u{0}é)"), "(\\u{1b}[2J\\u{0}é)");
+    }
 }

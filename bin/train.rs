@@ -233,17 +233,18 @@ pub fn train(args: TrainArgs) -> Result<()> {
         .num_threads(args.threads)
         .build_global()
         .context("cannot start the thread pool")?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
     let (filter, cfg) = (args.filter(), args.config());
     let start = Instant::now();
     let data = load_data(&args, &filter)?;
-    let yardsticks = yardsticks(&data.holdout, &cfg);
     let scale_like = args
         .scale_like
         .as_deref()
         .map(scale_reference)
         .transpose()?;
+    // Only once the inputs are known good: a run that fails on them leaves no empty --out.
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let yardsticks = yardsticks(&data.holdout, &cfg);
     let checkpoint = args.out.join("checkpoint.bin");
     let mut trainer = start_trainer(&args, &cfg, &checkpoint)?;
     log(
@@ -262,6 +263,8 @@ pub fn train(args: TrainArgs) -> Result<()> {
     )?;
     log_buckets(&args.out, &trainer, &data.holdout, &cfg, "start")?;
     let sample = bias_sample(&data.train);
+    // The ETA counts this run's epochs only: a resumed run's earlier ones took other time.
+    let (first, run_start) = (trainer.epoch, Instant::now());
     while trainer.epoch < cfg.epochs {
         run_epoch(
             &mut trainer,
@@ -271,6 +274,10 @@ pub fn train(args: TrainArgs) -> Result<()> {
             &args.out,
             scale_like.as_ref(),
         )?;
+        let done = (trainer.epoch - first) as u64;
+        let target = cfg.epochs.saturating_sub(first) as u64;
+        let secs = run_start.elapsed().as_secs_f64();
+        eprintln!("epochs: {}", crate::eta(done, target, secs));
         if trainer.epoch == cfg.epochs {
             log_buckets(&args.out, &trainer, &data.holdout, &cfg, "end")?;
         }

@@ -128,7 +128,7 @@ fn clock_seed() -> u64 {
 
 /// Counts for the progress lines.
 #[derive(Default)]
-struct Tally {
+struct GameCounts {
     games: u64,
     positions: u64,
     wins: u64,
@@ -136,7 +136,7 @@ struct Tally {
     losses: u64,
 }
 
-impl Tally {
+impl GameCounts {
     fn add(&mut self, g: &GameRecord) {
         self.games += 1;
         self.positions += g.moves.len() as u64;
@@ -197,17 +197,22 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
     };
     let start = Instant::now();
     let mut last_report = Instant::now();
-    let mut tally = Tally::default();
+    let mut counts = GameCounts::default();
     let mut failure = None;
     datagen::generate(&openings, &cfg, &run, |g| {
         if let Err(e) = writer.write(&g) {
             failure = Some(e);
             return false;
         }
-        tally.add(&g);
+        counts.add(&g);
         if last_report.elapsed().as_secs() >= 30 {
             last_report = Instant::now();
-            eprintln!("{}", tally.line(start.elapsed().as_secs_f64()));
+            let secs = start.elapsed().as_secs_f64();
+            // With a target the line says how far and how long; without, the run is open-ended.
+            let toward = args.games.map_or(String::new(), |n| {
+                format!("; {}", crate::eta(counts.games, n, secs))
+            });
+            eprintln!("{}{toward}", counts.line(secs));
         }
         true
     })
@@ -216,19 +221,19 @@ pub fn datagen(args: DatagenArgs) -> Result<()> {
     if let Some(e) = failure {
         return Err(e.into());
     }
-    eprintln!("done: {}", tally.line(start.elapsed().as_secs_f64()));
+    eprintln!("done: {}", counts.line(start.elapsed().as_secs_f64()));
     Ok(())
 }
 
 /// `ferrum datainfo`: one line per chunk and the totals.
 pub fn datainfo(dir: &Path) -> Result<()> {
-    let mut total = Tally::default();
+    let mut total = GameCounts::default();
     let mut bytes = 0u64;
     let mut damaged = 0usize;
     let mut hashes = Vec::new();
     for path in chunk_files(dir, true)? {
         let read = read_chunk(&path);
-        let mut t = Tally::default();
+        let mut t = GameCounts::default();
         read.games.iter().for_each(|g| t.add(g));
         let chunk_hashes: Vec<u64> = read.games.iter().map(game_hash).collect();
         hashes.extend_from_slice(&chunk_hashes);

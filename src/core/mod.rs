@@ -27,7 +27,7 @@ pub use fen::{FenError, STARTPOS};
 pub use material::insufficient_material;
 pub use movegen::{MoveList, MAX_MOVES};
 pub use mv::{Move, MoveKind, UciMoveError};
-pub use perft::{divide, perft};
+pub use perft::{divide, divide_each, perft, perft_until};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{castle_destinations, IllegalMove, Position, Undo};
 pub use square::{ParseSquareError, Square};

@@ -1,6 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, the proof that move generation is exact.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 use super::mv::Move;
 use super::position::Position;
@@ -13,19 +14,36 @@ use super::position::Position;
 /// assert_eq!(perft(&mut Position::startpos(), 3), 8902);
 /// ```
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    // `|| false` is folded away: this is the plain count, with no check at any node.
+    perft_until(pos, depth, &|| false).unwrap_or_default()
+}
+
+/// [`perft`] that gives up (`None`) once `stop` returns true, for a count that can be
+/// cancelled (UCI `go perft` and `stop`). `stop` is asked at every node three or more plies
+/// from the leaves: under each lie at most a few thousand leaves, tens of microseconds of work.
+///
+/// ```
+/// use ferrum::core::{perft_until, Position};
+/// assert_eq!(perft_until(&mut Position::startpos(), 3, &|| false), Some(8902));
+/// assert_eq!(perft_until(&mut Position::startpos(), 3, &|| true), None);
+/// ```
+pub fn perft_until(pos: &mut Position, depth: u32, stop: &impl Fn() -> bool) -> Option<u64> {
     match depth {
-        0 => 1,
-        1 => pos.count_legal_moves() as u64,
-        _ => {
-            let mut nodes = 0;
-            for &m in pos.legal_moves().iter() {
-                let undo = pos.make(m);
-                nodes += perft(pos, depth - 1);
-                pos.unmake(m, &undo);
-            }
-            nodes
-        }
+        0 => return Some(1),
+        1 => return Some(pos.count_legal_moves() as u64),
+        _ => {}
     }
+    if depth >= 3 && stop() {
+        return None;
+    }
+    let mut nodes = 0;
+    for &m in pos.legal_moves().iter() {
+        let undo = pos.make(m);
+        let n = perft_until(pos, depth - 1, stop);
+        pos.unmake(m, &undo);
+        nodes += n?;
+    }
+    Some(nodes)
 }
 
 /// Perft per root move (the "divide"), in generation order. With `threads` above 1 the root
@@ -40,6 +58,26 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 /// assert_eq!(divide(&Position::startpos(), 3, 2), divide(&Position::startpos(), 3, 1));
 /// ```
 pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    divide_each(pos, depth, threads, |_, _| {})
+}
+
+/// [`divide`] that also hands each root move's count to `counted` the moment it is known, on
+/// the calling thread, so a caller can print it then (a deep divide runs for minutes). With
+/// one thread the calls come in generation order, with more in the order the counts finish;
+/// the returned list is in generation order either way.
+///
+/// ```
+/// use ferrum::core::{divide_each, Position};
+/// let mut seen = Vec::new();
+/// let split = divide_each(&Position::startpos(), 2, 1, |m, n| seen.push((m, n)));
+/// assert_eq!(seen, split);
+/// ```
+pub fn divide_each(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    mut counted: impl FnMut(Move, u64),
+) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -51,30 +89,35 @@ pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     };
     let threads = threads.min(moves.len());
     if threads <= 1 {
-        return moves.iter().map(|&m| (m, count(m))).collect();
+        let each = |&m: &Move| {
+            let n = count(m);
+            counted(m, n);
+            (m, n)
+        };
+        return moves.iter().map(each).collect();
     }
     // std's scoped threads instead of a thread pool: the library needs no dependency for this.
+    // The workers send each count here, where `counted` runs (it need not be `Send`).
     let next = AtomicUsize::new(0);
-    let mut counted: Vec<(usize, u64)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&m) = moves.get(i) else { break mine };
-                        mine.push((i, count(m)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+    let (tx, rx) = mpsc::channel();
+    let mut found: Vec<(usize, u64)> = std::thread::scope(|s| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            s.spawn(|| {
+                let tx = tx;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&m) = moves.get(i) else { break };
+                    // The receiver lives until every worker has ended: the send cannot fail.
+                    let _ = tx.send((i, count(m)));
+                }
+            });
+        }
+        drop(tx);
+        rx.iter().inspect(|&(i, n)| counted(moves[i], n)).collect()
     });
-    counted.sort_unstable_by_key(|&(i, _)| i);
-    counted.into_iter().map(|(i, n)| (moves[i], n)).collect()
+    found.sort_unstable_by_key(|&(i, _)| i);
+    found.into_iter().map(|(i, n)| (moves[i], n)).collect()
 }
 
 #[cfg(test)]
@@ -92,5 +135,27 @@ mod tests {
         assert_eq!(perft(&mut p3, 5), 674624);
         let total: u64 = divide(&p3, 4, 2).iter().map(|&(_, n)| n).sum();
         assert_eq!(total, 43238);
+    }
+
+    #[test]
+    fn divide_each_reports_every_move_once_and_perft_until_stops() {
+        let pos = Position::startpos();
+        for threads in [1, 3] {
+            let mut seen = Vec::new();
+            let split = divide_each(&pos, 3, threads, |m, n| seen.push((m, n)));
+            assert_eq!(split, divide(&pos, 3, 1));
+            seen.sort_unstable_by_key(|&(m, _)| split.iter().position(|&(s, _)| s == m));
+            assert_eq!(seen, split, "{threads} threads");
+        }
+        // Asked once at the root (depth 4 >= 3), it stops there; below depth 3 it is not asked.
+        let asked = std::cell::Cell::new(0);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            true
+        };
+        assert_eq!(perft_until(&mut pos.clone(), 4, &stop), None);
+        assert_eq!(asked.get(), 1);
+        assert_eq!(perft_until(&mut pos.clone(), 2, &stop), Some(400));
+        assert_eq!(asked.get(), 1);
     }
 }

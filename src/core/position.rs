@@ -543,6 +543,13 @@ impl Position {
     pub fn is_capture(&self, m: Move) -> bool {
         self.captured_piece(m).is_some()
     }
+
+    /// True when `m` is a capture or a promotion: the moves the search orders and prunes
+    /// apart from quiet ones, and the best moves training data leaves out.
+    #[inline]
+    pub fn is_tactical(&self, m: Move) -> bool {
+        m.promotion().is_some() || self.is_capture(m)
+    }
 }
 
 /// Where king and rook end up for a castling move written king-takes-rook from `king` to `rook`.

@@ -185,15 +185,6 @@ impl Evaluator {
         }
     }
 
-    /// Makes `pos` the root of the line the pushes and pops follow (a new search).
-    pub fn set_root(&mut self, pos: &Position) {
-        if let Some(n) = &mut self.nnue {
-            n.stack.reset(&n.net, pos);
-            n.keys.clear();
-            n.keys.push(pos.key());
-        }
-    }
-
     /// The network in use, if any.
     pub fn network(&self) -> Option<&Network> {
         self.nnue.as_ref().map(|n| n.net.as_ref())

@@ -85,11 +85,6 @@ impl Engine {
         self.hash_mb
     }
 
-    /// True once the table has been allocated.
-    pub fn hash_allocated(&self) -> bool {
-        self.tt.is_some()
-    }
-
     /// Sets the number of search threads and starts them (the old ones end first; the same
     /// number keeps the running ones). Waits for a running search.
     pub fn set_threads(&mut self, n: usize) -> Result<(), EngineError> {

@@ -263,12 +263,6 @@ impl MovePicker {
         self.skip_quiets = true;
     }
 
-    /// True when `m` is a capture or a promotion in `pos`.
-    #[inline]
-    pub fn is_tactical(pos: &Position, m: Move) -> bool {
-        m.promotion().is_some() || pos.is_capture(m)
-    }
-
     fn capture_score(pos: &Position, m: Move) -> i32 {
         let victim = pos.captured_piece(m).map_or(0, |p| value(p.kind));
         let attacker = pos.moved_piece(m).map_or(0, |p| p.kind.index() as i32);
@@ -303,7 +297,7 @@ impl MovePicker {
         !m.is_null()
             && m != self.hash_move
             && !self.special.contains(&m)
-            && !Self::is_tactical(pos, m)
+            && !pos.is_tactical(m)
             && pos.is_legal(m)
     }
 
@@ -321,7 +315,7 @@ impl MovePicker {
                 Stage::HashMove => {
                     self.stage = Stage::GenCaptures;
                     let m = self.hash_move;
-                    if !m.is_null() && (self.quiets || Self::is_tactical(pos, m)) {
+                    if !m.is_null() && (self.quiets || pos.is_tactical(m)) {
                         return Some(m);
                     }
                 }
@@ -446,7 +440,7 @@ mod tests {
             .expect("killer produced");
         let first_quiet = got
             .iter()
-            .position(|&m| !MovePicker::is_tactical(&pos, m) && m != hash)
+            .position(|&m| !pos.is_tactical(m) && m != hash)
             .expect("quiets exist");
         assert_eq!(k, first_quiet);
     }
@@ -472,7 +466,7 @@ mod tests {
         assert!(losing.len() >= 3, "{losing:?}");
         let last_quiet = got
             .iter()
-            .rposition(|&m| !MovePicker::is_tactical(&pos, m))
+            .rposition(|&m| !pos.is_tactical(m))
             .expect("quiets");
         assert!(
             losing.iter().all(|&i| i > last_quiet),

@@ -593,7 +593,7 @@ impl<'a> Worker<'a> {
                     number: i + 1,
                 });
             }
-            let quiet = !MovePicker::is_tactical(&self.pos, m);
+            let quiet = !self.pos.is_tactical(m);
             let undo = self.play(0, m);
             let nodes_before = self.nodes;
             self.nodes += 1;
@@ -1056,7 +1056,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             out.legal += 1;
-            let quiet = !MovePicker::is_tactical(&self.pos, m);
+            let quiet = !self.pos.is_tactical(m);
             let quiet_score = if quiet {
                 self.heur.quiet_score(&self.pos, m, &lineage)
             } else {

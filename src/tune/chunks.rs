@@ -67,15 +67,9 @@ impl fmt::Display for ChunkError {
     }
 }
 
-impl std::error::Error for ChunkError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            ChunkErrorKind::Io(e) => Some(e),
-            ChunkErrorKind::Decode(e) => Some(e),
-            ChunkErrorKind::NotAChunk | ChunkErrorKind::SeedInUse(_) => None,
-        }
-    }
-}
+// No `source`: the message already ends with the cause (the OS error, the decoding error), and
+// a report that also walks the chain (anyhow's `{:#}`) would print it twice.
+impl std::error::Error for ChunkError {}
 
 /// The games of one chunk, and the error that ended the reading early, if any.
 #[derive(Debug)]

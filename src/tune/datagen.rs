@@ -94,12 +94,6 @@ pub fn is_quiet(pos: &Position) -> bool {
     !pos.in_check() && !pos.legal_captures().iter().any(|&m| see_ge(pos, m, 1))
 }
 
-/// True for captures and promotions: a position whose best move is one of these is not scored
-/// by its static features, so training skips it.
-pub fn is_tactical(pos: &Position, m: Move) -> bool {
-    pos.is_capture(m) || m.promotion().is_some()
-}
-
 /// The random seed of game `index` of a run seeded with `seed`: games of one run differ, and
 /// runs with different seeds share no game.
 pub fn game_seed(seed: u64, index: u64) -> u64 {

@@ -3,7 +3,7 @@
 
 use crate::core::Position;
 
-use super::datagen::{is_quiet, is_tactical};
+use super::datagen::is_quiet;
 use super::gamefile::GameRecord;
 
 /// The rules that pick training positions from a game.
@@ -55,7 +55,7 @@ impl Filter {
                 let score = i32::from(m.score);
                 *ply >= self.skip_plies
                     && score.abs() <= self.max_score
-                    && !(self.quiet_best_move && (pos.in_check() || is_tactical(pos, m.mv)))
+                    && !(self.quiet_best_move && (pos.in_check() || pos.is_tactical(m.mv)))
                     && (!self.no_winning_capture || is_quiet(pos))
             })
             .map(|(_, (pos, m))| TrainingPosition {

@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::fmt;
 
 use crate::rules::PipeCommand;
+use crate::search::Limits;
 
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,30 +18,15 @@ pub enum StartPosition {
 }
 
 /// The limits and modes of a `go` command. Times are in milliseconds.
+///
+/// The search's limits are read straight into a [`Limits`], so a new limit is added there and
+/// in the parser alone. Only the root moves wait: they are read against the position, which
+/// the parser does not know.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
-    /// White's remaining clock (may be zero or negative when a GUI is late).
-    pub wtime: Option<i64>,
-    /// Black's remaining clock.
-    pub btime: Option<i64>,
-    /// White's increment per move.
-    pub winc: Option<i64>,
-    /// Black's increment per move.
-    pub binc: Option<i64>,
-    /// Moves until the next time control.
-    pub movestogo: Option<u32>,
-    /// Search this many plies.
-    pub depth: Option<u32>,
-    /// Search this many nodes.
-    pub nodes: Option<u64>,
-    /// Search for a mate in this many moves.
-    pub mate: Option<u32>,
-    /// Search exactly this long.
-    pub movetime: Option<i64>,
-    /// Search until `stop`.
-    pub infinite: bool,
-    /// Search in ponder mode until `ponderhit` or `stop`.
-    pub ponder: bool,
+    /// The clocks, depth, nodes, mate, movetime, infinite and ponder of the line
+    /// ([`Limits::searchmoves`] stays empty: see [`GoParams::searchmoves`]).
+    pub limits: Limits,
     /// Restrict the root to these moves (UCI text, checked against the position later).
     pub searchmoves: Vec<String>,
     /// `go perft N`: count the move tree instead of searching.
@@ -202,7 +188,8 @@ fn invalid(command: &'static str, reason: impl Into<String>) -> ParseError {
 /// use ferrum::uci::{parse, Command, GoParams};
 /// assert_eq!(parse("isready"), Ok(Command::IsReady));
 /// let go = parse("go wtime 1000 btime 900 movestogo 2").unwrap();
-/// assert!(matches!(go, Command::Go(GoParams { wtime: Some(1000), movestogo: Some(2), .. })));
+/// let Command::Go(GoParams { limits, .. }) = go else { panic!("{go:?}") };
+/// assert_eq!((limits.wtime, limits.movestogo), (Some(1000), Some(2)));
 /// assert!(parse("fly away").is_err());
 /// ```
 pub fn parse(line: &str) -> Result<Command, ParseError> {
@@ -230,7 +217,7 @@ pub fn parse_bytes(raw: &[u8]) -> Result<Command, ParseError> {
         "isready" => Ok(Command::IsReady),
         "ucinewgame" => Ok(Command::UciNewGame),
         // From the bytes: the value keeps them, and its inner spaces.
-        "setoption" => parse_setoption(raw),
+        "setoption" => split_setoption(raw),
         "position" => parse_position(rest),
         "go" => Ok(Command::Go(parse_go(rest))),
         "stop" => Ok(Command::Stop),
@@ -309,8 +296,10 @@ fn words(raw: &[u8]) -> Vec<(usize, usize)> {
 
 /// `setoption name <name> [value <value>]` from the line's bytes: the name is the words between
 /// `name` and the first `value`, the value the bytes from the word after that `value` to the
-/// end of the last word, so a path keeps its inner spaces and its bytes as sent.
-fn parse_setoption(raw: &[u8]) -> Result<Command, ParseError> {
+/// end of the last word, so a path keeps its inner spaces and its bytes as sent. Only the
+/// syntax: whether the option exists and takes the value is [`super::parse_setoption`]'s
+/// (and the option groups') to say, at the one place the session sets options.
+fn split_setoption(raw: &[u8]) -> Result<Command, ParseError> {
     let words = words(raw);
     let word = |&(start, end): &(usize, usize)| &raw[start..end];
     if words.get(1).map(word) != Some(b"name") {
@@ -371,8 +360,8 @@ fn parse_go(rest: &[&str]) -> GoParams {
     while let Some(&key) = rest.get(i) {
         i += 1;
         match key {
-            "infinite" => go.infinite = true,
-            "ponder" => go.ponder = true,
+            "infinite" => go.limits.infinite = true,
+            "ponder" => go.limits.ponder = true,
             "searchmoves" => {
                 // Every following token that is not another keyword is a move.
                 let moves: Vec<String> = rest[i..]
@@ -418,16 +407,17 @@ impl GoParams {
         // In range by the clamp above, so none of these conversions can fail.
         let as_i64 = || i64::try_from(v).unwrap_or_default();
         let as_u32 = || u32::try_from(v).unwrap_or_default();
+        let limits = &mut self.limits;
         match key {
-            "wtime" => self.wtime = Some(as_i64()),
-            "btime" => self.btime = Some(as_i64()),
-            "winc" => self.winc = Some(as_i64()),
-            "binc" => self.binc = Some(as_i64()),
-            "movetime" => self.movetime = Some(as_i64()),
-            "nodes" => self.nodes = Some(u64::try_from(v).unwrap_or_default()),
-            "movestogo" => self.movestogo = Some(as_u32()),
-            "depth" => self.depth = Some(as_u32()),
-            "mate" => self.mate = Some(as_u32()),
+            "wtime" => limits.wtime = Some(as_i64()),
+            "btime" => limits.btime = Some(as_i64()),
+            "winc" => limits.winc = Some(as_i64()),
+            "binc" => limits.binc = Some(as_i64()),
+            "movetime" => limits.movetime = Some(as_i64()),
+            "nodes" => limits.nodes = Some(u64::try_from(v).unwrap_or_default()),
+            "movestogo" => limits.movestogo = Some(as_u32()),
+            "depth" => limits.depth = Some(as_u32()),
+            "mate" => limits.mate = Some(as_u32()),
             _ => self.perft = Some(as_u32()),
         }
     }
@@ -564,9 +554,9 @@ mod tests {
             Ok(Command::Go(go)) => go,
             other => panic!("{other:?}"),
         };
-        assert_eq!(go.wtime, Some(-20));
-        assert_eq!(go.btime, Some(0));
-        assert_eq!(go.depth, Some(7));
+        assert_eq!(go.limits.wtime, Some(-20));
+        assert_eq!(go.limits.btime, Some(0));
+        assert_eq!(go.limits.depth, Some(7));
         assert_eq!(go.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
         assert_eq!(
             parse("go perft 5"),
@@ -575,10 +565,7 @@ mod tests {
                 ..GoParams::default()
             }))
         );
-        assert!(matches!(
-            parse("go infinite"),
-            Ok(Command::Go(GoParams { infinite: true, .. }))
-        ));
+        assert!(self::go("go infinite").limits.infinite);
     }
 
     /// Parses a `go` line, which never fails.
@@ -679,7 +666,12 @@ mod tests {
         for (line, depth, nodes, wtime, infinite, notes) in table {
             let g = go(line);
             assert_eq!(
-                (g.depth, g.nodes, g.wtime, g.infinite),
+                (
+                    g.limits.depth,
+                    g.limits.nodes,
+                    g.limits.wtime,
+                    g.limits.infinite
+                ),
                 (depth, nodes, wtime, infinite),
                 "{line}"
             );

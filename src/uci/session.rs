@@ -453,34 +453,14 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             return;
         }
-        if let Some(m) = self.book_move(&go) {
+        let mut limits = go.limits;
+        limits.searchmoves = self.root_moves(&go.searchmoves);
+        if let Some(m) = self.book_move(&limits, !go.searchmoves.is_empty()) {
             let text = m.to_uci(self.game.position().is_chess960());
             self.info_string(&format!("book move {text}"));
             self.send(&format!("bestmove {text}"));
             return;
         }
-        let mut searchmoves: Vec<Move> = Vec::new();
-        for text in &go.searchmoves {
-            match self.game.position().parse_uci(text) {
-                Ok(m) => searchmoves.push(m),
-                Err(e) => self.info_string(&format!("searchmoves: {e}; ignored")),
-            }
-        }
-        let limits = Limits {
-            wtime: go.wtime,
-            btime: go.btime,
-            winc: go.winc,
-            binc: go.binc,
-            movestogo: go.movestogo,
-            movetime: go.movetime,
-            depth: go.depth,
-            nodes: go.nodes,
-            soft_nodes: None,
-            mate: go.mate,
-            infinite: go.infinite,
-            ponder: go.ponder,
-            searchmoves,
-        };
         let job = Job {
             position: self.game.position().clone(),
             history: self.search_history(),
@@ -515,22 +495,32 @@ impl<W: Write + Send + 'static> Session<W> {
         }
     }
 
+    /// The `searchmoves` of a `go`, read once against the current position for the book and
+    /// the search alike; each that is not a legal move is named in an `info string` and left out.
+    fn root_moves(&mut self, texts: &[String]) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(texts.len());
+        for text in texts {
+            match self.game.position().parse_uci(text) {
+                Ok(m) => moves.push(m),
+                Err(e) => self.info_string(&format!("searchmoves: {e}; ignored")),
+            }
+        }
+        moves
+    }
+
     /// With `OwnBook` on, a book move for the current position (never while pondering or
-    /// searching without limit, which must wait for `stop`), among `searchmoves` if given.
-    fn book_move(&mut self, go: &GoParams) -> Option<Move> {
-        if go.ponder || go.infinite {
+    /// searching without limit, which must wait for `stop`), among `limits.searchmoves` if the
+    /// `go` named any (`restricted`: when none of them was legal, the book has no say).
+    fn book_move(&mut self, limits: &Limits, restricted: bool) -> Option<Move> {
+        if limits.ponder || limits.infinite {
             return None;
         }
-        let allowed: Vec<_> = go
-            .searchmoves
-            .iter()
-            .filter_map(|t| self.game.position().parse_uci(t).ok())
-            .collect();
-        if !go.searchmoves.is_empty() && allowed.is_empty() {
+        if restricted && limits.searchmoves.is_empty() {
             return None;
         }
         let ep = self.game.en_passant_target();
-        self.book.pick(self.game.position(), ep, &allowed)
+        self.book
+            .pick(self.game.position(), ep, &limits.searchmoves)
     }
 
     fn info_string(&mut self, text: &str) {
@@ -1282,6 +1272,20 @@ mod tests {
         }
         let (out, _) = run(&["setoption name OwnBook value true", "go searchmoves d2d4"]);
         assert_eq!(book_moves(&out), ["d2d4"]);
+        // The moves are read once, for the book and the search: a bad one is named once, even
+        // when the book answers, and no searchmoves legal leaves the book out.
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            "go searchmoves e2e5 d2d4",
+        ]);
+        assert_eq!(book_moves(&out), ["d2d4"]);
+        let bad: Vec<_> = out.iter().filter(|l| l.contains("searchmoves:")).collect();
+        assert_eq!(bad.len(), 1, "{out:?}");
+        let (out, _) = run(&[
+            "setoption name OwnBook value true",
+            "go depth 1 searchmoves e2e5",
+        ]);
+        assert!(book_moves(&out).is_empty(), "{out:?}");
         let (out, _) = run(&[
             "setoption name OwnBook value true",
             "go depth 2 searchmoves a2a3",

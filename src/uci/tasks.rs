@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use crate::core::Position;
+use crate::core::{perft_until, Position};
 use crate::eval::nnue::Network;
 use crate::search::{bench_with_net, Signals, BENCH_FENS, MAX_PLY};
 
@@ -37,7 +37,7 @@ pub(crate) fn perft<W: Write>(pos: &Position, depth: u32, signals: &Signals, out
     for (done, &m) in moves.iter().enumerate() {
         let mut child = pos.clone();
         child.make(m);
-        let Some(n) = count(&mut child, depth - 1, signals) else {
+        let Some(n) = perft_until(&mut child, depth - 1, &|| signals.cancelled()) else {
             let line = format!(
                 "info string perft stopped: {done} of {} root moves counted, {total} nodes",
                 moves.len()
@@ -60,28 +60,6 @@ pub(crate) fn perft<W: Write>(pos: &Position, depth: u32, signals: &Signals, out
 fn finish<W: Write>(signals: &Signals, out: &Mutex<W>, lines: &[String]) {
     signals.cancel();
     write_lines(out, lines);
-}
-
-/// Perft with bulk counting that gives up (`None`) once the task is cancelled. The signal is
-/// read at every node three or more plies from the leaves: under each such node lie at most a
-/// few thousand leaves, tens of microseconds of work.
-fn count(pos: &mut Position, depth: u32, signals: &Signals) -> Option<u64> {
-    match depth {
-        0 => return Some(1),
-        1 => return Some(pos.count_legal_moves() as u64),
-        _ => {}
-    }
-    if depth >= 3 && signals.cancelled() {
-        return None;
-    }
-    let mut nodes = 0;
-    for &m in pos.legal_moves().iter() {
-        let undo = pos.make(m);
-        let n = count(pos, depth - 1, signals);
-        pos.unmake(m, &undo);
-        nodes += n?;
-    }
-    Some(nodes)
 }
 
 /// `bench [depth]`: `N nodes M nps`, or once cancelled (within milliseconds)
