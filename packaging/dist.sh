@@ -29,16 +29,18 @@ mkdir -p dist
 rm -f dist/ferrum-"$version"-* dist/SHA256SUMS
 
 # folder PLATFORM FILE...: stages ferrum-VERSION-PLATFORM/ with FILE... (SOURCE:NAME pairs),
-# README.txt and LICENSE, and prints the folder's name.
+# README.txt and LICENSE, and prints the folder's name. Windows gets its text with CRLF endings,
+# as older Notepads need.
 folder() {
-    local name="ferrum-$version-$1" pair
+    local name="ferrum-$version-$1" pair end=''
+    [[ $1 == *windows* ]] && end=$'\r'
     shift
     mkdir -p "$stage/$name"
     for pair in "$@"; do
         cp "${pair%%:*}" "$stage/$name/${pair#*:}"
     done
-    sed "s/@VERSION@/$version/g" packaging/README.txt >"$stage/$name/README.txt"
-    cp LICENSE "$stage/$name/LICENSE.txt"
+    sed "s/@VERSION@/$version/g; s/\$/$end/" packaging/README.txt >"$stage/$name/README.txt"
+    sed "s/\$/$end/" LICENSE >"$stage/$name/LICENSE.txt"
     find "$stage/$name" -exec touch -d "@$epoch" {} +
     echo "$name"
 }
