@@ -8,9 +8,10 @@
 //! are skipped with one line on stderr saying so; with it, the directory must hold the tables or
 //! the tests fail, so a run with the variable set never passes by skipping.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use ferrum::core::Position;
@@ -165,11 +166,7 @@ fn bad_paths_and_damaged_files_are_reported_and_never_probed() {
 /// Runs the binary on `input` (one command per line) and returns its output; `go` lines are
 /// followed by waiting for `bestmove`.
 fn uci(input: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrum"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start ferrum");
+    let mut child = common::spawn_uci();
     let mut stdin = child.stdin.take().expect("stdin");
     let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
     let mut out = Vec::new();

@@ -1,5 +1,7 @@
 //! The UCI engine end to end, through the built binary and its pipes: what a GUI sees.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
@@ -390,11 +392,7 @@ fn perft_and_bench_answered_then_asked_again_at_once() {
 /// Runs the engine on `input` (then end of input) and returns its output and whether it exited
 /// with status 0, or panics after 60 s: an engine that hangs fails the test.
 fn run_on_bytes(input: &[u8]) -> (Vec<String>, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrum"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start ferrum");
+    let mut child = common::spawn_uci();
     let mut stdin = child.stdin.take().expect("stdin");
     let input = input.to_vec();
     // Written from a thread: an engine that stopped reading must not block the test.
