@@ -224,6 +224,11 @@ pub fn spsa_input() -> String {
         .collect()
 }
 
+/// Tests that set a parameter, and tests that read every default, take turns through this lock
+/// (the values are shared by the whole test process).
+#[cfg(all(test, feature = "tune-search"))]
+pub(crate) static TEST_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +269,7 @@ mod tests {
     #[cfg(feature = "tune-search")]
     #[test]
     fn set_checks_names_and_ranges() {
+        let _turn = TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         assert!(matches!(set("nope", 1), Err(ParamError::Unknown(_))));
         assert!(matches!(
             set("rfp_margin", 5_000),

@@ -303,6 +303,28 @@ mod tests {
         assert!(lines.contains(&"option name asp_delta type spin default 25 min 5 max 100".into()));
     }
 
+    /// The UCI declarations and `ferrum spsa`'s lines name the same parameters with the same
+    /// defaults and ranges as the table (run before any test sets one).
+    #[cfg(feature = "tune-search")]
+    #[test]
+    fn uci_options_and_spsa_lines_agree_with_the_defaults() {
+        use crate::search::params::{spsa_input, PARAMS, TEST_LOCK};
+        let _quiet = TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let lines = declarations();
+        let spsa = spsa_input();
+        let spsa: Vec<&str> = spsa.lines().collect();
+        assert_eq!(spsa.len(), PARAMS.len());
+        for (p, line) in PARAMS.iter().zip(&spsa) {
+            let uci = format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            );
+            assert!(lines.contains(&uci), "{uci} not declared");
+            let want = format!("{}, int, {}, {}, {}, ", p.name, p.default, p.min, p.max);
+            assert!(line.starts_with(&want), "{line} is not {want}…");
+        }
+    }
+
     #[cfg(not(feature = "tune-search"))]
     #[test]
     fn without_tune_search_the_parameters_are_not_options() {
