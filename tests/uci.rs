@@ -530,16 +530,26 @@ fn end_of_input_during_go_ponder_or_infinite_still_answers() {
     }
 }
 
+/// A new directory under the system's temporary one whose name holds the byte 0xE9 (Latin-1
+/// é, not UTF-8): `ferrum-<what>-\xe9-<pid>`.
+#[cfg(unix)]
+fn non_utf8_temp_dir(what: &str) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    let mut name = format!("ferrum-{what}-").into_bytes();
+    name.push(0xe9);
+    name.extend(format!("-{}", std::process::id()).bytes());
+    let dir = std::env::temp_dir().join(std::ffi::OsStr::from_bytes(&name));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
 /// On Unix a path is bytes: a `BookFile` in a directory whose name holds the byte 0xE9 (not
 /// UTF-8) is opened as sent, not through a lossy text.
 #[cfg(unix)]
 #[test]
 fn a_book_file_path_that_is_not_utf8_is_opened() {
     use std::os::unix::ffi::OsStrExt;
-    let mut name = b"ferrum-book-\xe9-".to_vec();
-    name.extend(std::process::id().to_string().bytes());
-    let dir = std::env::temp_dir().join(std::ffi::OsStr::from_bytes(&name));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = non_utf8_temp_dir("book");
     let book = dir.join("ferrum.bin");
     std::fs::copy(
         concat!(env!("CARGO_MANIFEST_DIR"), "/book/ferrum.bin"),
@@ -576,10 +586,7 @@ fn a_book_file_path_that_is_not_utf8_is_opened() {
 #[test]
 fn a_syzygy_path_that_is_not_utf8_is_opened() {
     use std::os::unix::ffi::OsStrExt;
-    let mut name = b"ferrum-tb-\xe9-".to_vec();
-    name.extend(std::process::id().to_string().bytes());
-    let dir = std::env::temp_dir().join(std::ffi::OsStr::from_bytes(&name));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = non_utf8_temp_dir("tb");
     let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
     for entry in std::fs::read_dir(&shipped)
         .expect("tests/data/syzygy")
