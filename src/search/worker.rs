@@ -599,27 +599,26 @@ impl<'a> Worker<'a> {
             self.nodes += 1;
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + gives_check as i32;
-            let score = if i == pv_idx {
-                -self.search(-beta, -alpha, new_depth, 1, false)
+            let first = i == pv_idx;
+            let r = if !first
+                && depth >= params::lmr_min_depth()
+                && quiet
+                && !gives_check
+                && i >= pv_idx + params::root_lmr_moves() as usize
+            {
+                (lmr(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
             } else {
-                let r = if depth >= params::lmr_min_depth()
-                    && quiet
-                    && !gives_check
-                    && i >= pv_idx + params::root_lmr_moves() as usize
-                {
-                    (lmr(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
-                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if s > alpha && r > 0 {
-                    s = -self.search(-alpha - 1, -alpha, new_depth, 1, false);
-                }
-                if s > alpha && s < beta {
-                    s = -self.search(-beta, -alpha, new_depth, 1, false);
-                }
-                s
+                0
             };
+            let root = Window {
+                alpha,
+                beta,
+                depth,
+                ply: 0,
+                pv_node: true,
+                cut_node: false,
+            };
+            let score = self.search_child(&root, alpha, new_depth, r, first);
             self.take_back(m, &undo);
             if self.stopped {
                 break;
@@ -1127,7 +1126,8 @@ impl<'a> Worker<'a> {
     /// Searches the position after a move (made by the caller) from the window `w` with
     /// `alpha` raised by the moves before it: the first move with the whole window; a later one
     /// with a null window at `new_depth - r`, again at full depth if it beats alpha after a
-    /// reduction, and at a PV node with the whole window if it lands inside it.
+    /// reduction, and at a PV node with the whole window if it lands inside it. The root
+    /// (`w.ply == 0`) comes here too.
     fn search_child(&mut self, w: &Window, alpha: i32, new_depth: i32, r: i32, first: bool) -> i32 {
         let (beta, ply) = (w.beta, w.ply + 1);
         if first {
@@ -1135,7 +1135,11 @@ impl<'a> Worker<'a> {
         }
         let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, ply, true);
         if s > alpha && r > 0 {
-            s = -self.search(-alpha - 1, -alpha, new_depth, ply, !w.cut_node);
+            // The root's re-search has always asked for a non-cut child, where other PV nodes
+            // ask for a cut child as Stockfish does at both; making the root the same changes
+            // the tree, so it waits for its SPRT (experiments/root-research-cut.diff).
+            let cut = !w.cut_node && w.ply > 0;
+            s = -self.search(-alpha - 1, -alpha, new_depth, ply, cut);
         }
         if w.pv_node && s > alpha && s < beta {
             s = -self.search(-beta, -alpha, new_depth, ply, false);
