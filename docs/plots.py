@@ -288,7 +288,7 @@ def plot_levels(png_dir):
 
 
 def wdl_rows():
-    sec = section(read(TRAINING), TRAINING, "## The win/draw/loss model")
+    sec = section(read(TRAINING), TRAINING, "### The win/draw/loss model")
     head, rows = table_with(sec, TRAINING + " (win/draw/loss model)", "score bucket")
     c_b = column(head, TRAINING, "score bucket")
     c_n = column(head, TRAINING, "positions")
