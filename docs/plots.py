@@ -288,7 +288,7 @@ def plot_levels(png_dir):
 
 
 def wdl_rows():
-    sec = section(read(TRAINING), TRAINING, "## The win/draw/loss model")
+    sec = section(read(TRAINING), TRAINING, "### The win/draw/loss model")
     head, rows = table_with(sec, TRAINING + " (win/draw/loss model)", "score bucket")
     c_b = column(head, TRAINING, "score bucket")
     c_n = column(head, TRAINING, "positions")
@@ -388,7 +388,7 @@ def training_losses():
     panels = []
 
     src = TRAINING + " (g3-353)"
-    sec = section(text, src, "### `g3-353`")
+    sec = section(text, src, "### 2026-12-04 — `g3-353`:")
     one, start = epoch_table(sec, src, "one output layer")
     eight, _ = epoch_table(sec, src, "8 output buckets")
     m = re.search(rf"training loss keeps falling \((\d\.\d+) at epoch (\d+) with one layer, "
@@ -405,10 +405,10 @@ def training_losses():
     })
 
     src = TRAINING + " (g4-483)"
-    sec = section(text, src, "### Set aside: `g4-483`,")
+    sec = section(text, src, "### 2026-12-04 — `g4-483`:")
     untied, start_u = epoch_table(sec, src, "**`g4-483`**")
     src = TRAINING + " (g4-483t)"
-    sec = section(text, src, "### `g4-483t`")
+    sec = section(text, src, "### 2026-12-04 — `g4-483t`:")
     tied, start = epoch_table(sec, src, "**`g4-483t`**")
     if start != start_u:
         fail(src, "g4-483 and g4-483t should start from the same held-out loss")
@@ -421,7 +421,7 @@ def training_losses():
     })
 
     src = TRAINING + " (g5-576t)"
-    sec = section(text, src, "### `g5-576t`")
+    sec = section(text, src, "### 2026-12-05 — `g5-576t`:")
     g5, start = epoch_table(sec, src, "**`g5-576t`**")
     panels.append({
         "title": "g5-576t: g4-483t fine-tuned on gen4 + gen5",
@@ -432,7 +432,7 @@ def training_losses():
     })
 
     src = TRAINING + " (g6-724tr)"
-    sec = flat(section(text, src, "### `g6-724tr`"))
+    sec = flat(section(text, src, "### 2026-12-05 — `g6-724tr`:"))
     m = re.search(rf"Held-out loss on its own target \(λ ([\d.]+), scale (\d+)\): `([^`]+)` "
                   rf"(\d\.\d+); epochs 1 … (\d+) {EPOCH_LIST}", sec)
     if not m:
@@ -521,7 +521,7 @@ The data is that of commit {data_commit()}, the last to change its sources
 | [`networks-vs-ethereal.svg`](networks-vs-ethereal.svg) | Ferrum's Elo against Ethereal 12 for each network, in the order they came, with 95% intervals | the Ethereal rows of the table in `{STRENGTH}` |
 | [`levels.svg`](levels.svg) | each strength level's measured Elo against its nominal `UCI_Elo`, with 95% intervals, the diagonal y = x, and the difference | the measured table in `{LEVELS}` |
 | [`wdl-calibration.svg`](wdl-calibration.svg) | the win/draw/loss model's predicted against observed score (win + draw / 2) per 100 cp bucket of held-out positions, and W/D/L per bucket | the calibration table under "The win/draw/loss model" in `{TRAINING}` |
-| [`training-loss.svg`](training-loss.svg) | held-out loss per epoch of the fine-tuned networks that became the default (and the variants trained beside them on the same held-out positions), the parent's loss on those positions before epoch 1, and the training loss where it is recorded | the per-epoch tables and sentences of the `g3-353`, `g4-483`, `g4-483t`, `g5-576t` and `g6-724tr` sections of `{TRAINING}` |
+| [`training-loss.svg`](training-loss.svg) | held-out loss per epoch of the fine-tuned networks that became the default (and the variants trained beside them on the same held-out positions), the parent's loss on those positions before epoch 1, and the training loss where it is recorded | the per-epoch tables and sentences of the `g3-353`, `g4-483`, `g4-483t`, `g5-576t` and `g6-724tr` log entries of `{TRAINING}` |
 
 `g0-76`, `g1-142` and `g2-239` have no per-epoch losses recorded (only their final held-out
 loss in the Networks table), and of these networks' training losses only `g3-353`'s sixth
