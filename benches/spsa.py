@@ -77,14 +77,15 @@ def play(args, state, plus, minus, srand):
     """Plays the pairs of one iteration; returns (wins, losses, draws) of the `plus` engine."""
     def engine(name, values):
         opts = [f'option.{n}={v}' for n, v in values.items()]
-        return ['-engine', f'cmd={args.engine}', f'name={name}', *opts]
-    cmd = [args.fastchess, *engine('plus', plus), *engine('minus', minus),
+        return ['-engine', f'cmd={os.path.abspath(args.engine)}', f'name={name}', *opts]
+    # fastchess writes its config.json into its working directory: the run's, not the caller's.
+    cmd = [os.path.abspath(args.fastchess), *engine('plus', plus), *engine('minus', minus),
            '-each', f'tc={args.tc}', f'option.Hash={args.hash}', 'proto=uci',
-           '-openings', f'file={args.openings}', 'format=epd', 'order=random',
+           '-openings', f'file={os.path.abspath(args.openings)}', 'format=epd', 'order=random',
            '-srand', str(srand), '-rounds', str(args.pairs), '-games', '2', '-repeat',
            '-concurrency', str(args.concurrency),
-           '-pgnout', f'file={os.path.join(args.state, "games.pgn")}']
-    run = subprocess.run(cmd, capture_output=True, text=True)
+           '-pgnout', 'file=games.pgn']
+    run = subprocess.run(cmd, capture_output=True, text=True, cwd=args.state)
     wins = losses = draws = 0
     for line in run.stdout.splitlines():
         m = FINISHED.match(line)
