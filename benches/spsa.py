@@ -73,7 +73,7 @@ def clamp(p, x):
     return min(max(x, p['min']), p['max'])
 
 
-def play(args, state, plus, minus, srand):
+def play(args, plus, minus, srand):
     """Plays the pairs of one iteration; returns (wins, losses, draws) of the `plus` engine."""
     def engine(name, values):
         opts = [f'option.{n}={v}' for n, v in values.items()]
@@ -109,20 +109,20 @@ def iterate(args, state, k):
     """One SPSA iteration: perturb, play, step. Appends its line to the log."""
     rng = random.Random(f'{state["seed"]}:{k}')
     n = state['iterations']
-    plus, minus, flips, cs = {}, {}, {}, {}
+    plus, minus, flips, steps = {}, {}, {}, {}
     for p in state['params']:
-        c, _ = schedule(p, k, n)
+        c, a = schedule(p, k, n)
         flip = rng.choice((-1, 1))
         theta = state['theta'][p['name']]
         plus[p['name']] = round(clamp(p, theta + c * flip))
         minus[p['name']] = round(clamp(p, theta - c * flip))
-        flips[p['name']], cs[p['name']] = flip, c
+        flips[p['name']] = flip
+        steps[p['name']] = a / c * flip
     srand = state['seed'] * 1_000_000 + k
-    wins, losses, draws = play(args, state, plus, minus, srand)
+    wins, losses, draws = play(args, plus, minus, srand)
     for p in state['params']:
-        c, a = schedule(p, k, n)
-        step = a / c * (wins - losses) * flips[p['name']]
-        state['theta'][p['name']] = clamp(p, state['theta'][p['name']] + step)
+        theta = state['theta'][p['name']] + steps[p['name']] * (wins - losses)
+        state['theta'][p['name']] = clamp(p, theta)
     state['k'] = k
     line = {'k': k, 'srand': srand, 'wins': wins, 'losses': losses, 'draws': draws,
             'flips': flips, 'theta': state['theta'], 'time': int(time.time())}
