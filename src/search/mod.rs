@@ -16,6 +16,7 @@
 //! ```
 
 mod bench;
+mod correction;
 mod engine;
 mod error;
 mod ordering;

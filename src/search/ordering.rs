@@ -10,6 +10,7 @@
 
 use crate::core::{Color, Move, MoveList, Piece, PieceKind, Position, MAX_MOVES};
 
+use super::correction::CorrectionHistory;
 use super::see::{see_ge, value};
 
 /// History scores saturate here (the update below keeps them within it).
@@ -65,6 +66,9 @@ pub struct Heuristics {
     counter: Box<[Move; CONT_SIZE]>,
     /// Two quiet moves per ply that caused a cutoff there.
     killers: Vec<[Move; 2]>,
+    /// Not move ordering, but learnt and kept alike: the static evaluation's error by pawn
+    /// structure.
+    pub corr: CorrectionHistory,
 }
 
 impl Heuristics {
@@ -75,6 +79,7 @@ impl Heuristics {
             cont: vec![[0; CONT_SIZE]; CONT_SIZE],
             counter: Box::new([Move::NULL; CONT_SIZE]),
             killers: vec![[Move::NULL; 2]; max_ply + 2],
+            corr: CorrectionHistory::new(),
         }
     }
 
@@ -86,6 +91,7 @@ impl Heuristics {
         self.cont.iter_mut().for_each(|row| row.fill(0));
         self.counter.fill(Move::NULL);
         self.killers.fill([Move::NULL; 2]);
+        self.corr.clear();
     }
 
     /// The history score of a quiet move for `side`.

@@ -151,6 +151,12 @@ params! {
     lmr_history_divisor = 8000 in 2000..=32000 step 1000.0;
     /// Late-move reductions at the root: the moves after the first this many may be reduced.
     root_lmr_moves = 4 in 1..=10 step 1.0;
+    /// Correction history: no correction of the static evaluation grows beyond this many
+    /// centipawns (nor does one observation count for more).
+    corr_max_cp = 64 in 16..=160 step 6.0;
+    /// Correction history: an observation from a search of depth `d` has the weight
+    /// `min(d + 1, this)` in 256ths against the entry's old value.
+    corr_max_weight = 16 in 4..=64 step 2.0;
 }
 
 /// Why a parameter could not be set.

@@ -77,7 +77,9 @@ fn lmr(depth: i32, moves: usize) -> i32 {
 
 /// What a node knows of its position before trying moves.
 struct NodeEval {
-    /// The static evaluation (`NO_EVAL` in check).
+    /// The evaluation function's own verdict (`NO_EVAL` in check), which the table stores.
+    raw_eval: i32,
+    /// The static evaluation corrected by correction history (`NO_EVAL` in check).
     static_eval: i32,
     /// The static evaluation, or the table's score where its bound makes that a better guess.
     eval: i32,
@@ -706,13 +708,49 @@ impl<'a> Worker<'a> {
         self.eval.evaluate(&self.pos)
     }
 
-    /// The static evaluation of a node out of check: the one its table entry stored, or a new
-    /// one (the main search and the quiescence search read it the same way).
-    fn static_eval(&mut self, tte: Option<Entry>) -> i32 {
-        match tte {
+    /// A node's static evaluation, as the main search and the quiescence search both read
+    /// it: the evaluation function's verdict (the one its table entry stored, or a new one)
+    /// and that verdict corrected by correction history; both `NO_EVAL` in check.
+    fn static_evals(&mut self, tte: Option<Entry>, in_check: bool) -> (i32, i32) {
+        if in_check {
+            return (NO_EVAL, NO_EVAL);
+        }
+        let raw = match tte {
             Some(e) if e.eval != NO_EVAL => e.eval,
             _ => self.evaluate(),
+        };
+        (raw, self.corrected(raw))
+    }
+
+    /// `raw` corrected by correction history, kept clear of mate and tablebase scores.
+    fn corrected(&self, raw: i32) -> i32 {
+        (raw + self.heur.corr.get(&self.pos)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+    }
+
+    /// Tells correction history how far the static evaluation was from the node's score,
+    /// where that score says something about it: out of check, when the best move is quiet
+    /// (a capture's gain is not the evaluation's error), not a mate or tablebase score, and
+    /// not a bound on the wrong side of the evaluation (a fail-high above it says only
+    /// "at least", which an evaluation above the score does not contradict).
+    fn learn_correction(
+        &mut self,
+        node: &NodeEval,
+        best_move: Move,
+        score: i32,
+        bound: Bound,
+        depth: i32,
+    ) {
+        if node.in_check
+            || score.abs() >= TB_WIN_BOUND
+            || (!best_move.is_null() && self.pos.is_tactical(best_move))
+            || (bound == Bound::Lower && score <= node.static_eval)
+            || (bound == Bound::Upper && score >= node.static_eval)
+        {
+            return;
         }
+        self.heur
+            .corr
+            .update(&self.pos, depth, node.raw_eval, score);
     }
 
     /// The alpha-beta search of a node (principal variation search), in steps: the table and
@@ -833,10 +871,11 @@ impl<'a> Worker<'a> {
             ply,
             outcome.best_move,
             best_score,
-            node.static_eval,
+            node.raw_eval,
             depth,
             bound,
         );
+        self.learn_correction(&node, outcome.best_move, best_score, bound, depth);
         best_score
     }
 
@@ -888,11 +927,7 @@ impl<'a> Worker<'a> {
     /// The node's static evaluation (from the table when it has one), the better guess the
     /// table's score allows, and whether the side to move is doing better than two plies ago.
     fn node_eval(&mut self, tte: Option<Entry>, in_check: bool, ply: usize) -> NodeEval {
-        let static_eval = if in_check {
-            NO_EVAL
-        } else {
-            self.static_eval(tte)
-        };
+        let (raw_eval, static_eval) = self.static_evals(tte, in_check);
         // The table's score is a better guess than the static evaluation when its bound allows.
         let eval = match tte {
             Some(e) if !in_check => match e.bound {
@@ -913,6 +948,7 @@ impl<'a> Worker<'a> {
             & !(self.pos.pieces(PieceKind::Pawn) | self.pos.pieces(PieceKind::King)))
         .any();
         NodeEval {
+            raw_eval,
             static_eval,
             eval,
             improving,
@@ -1213,13 +1249,11 @@ impl<'a> Worker<'a> {
         }
         let tt_move = self.hash_move(tte);
 
-        let static_eval;
+        let (raw_eval, static_eval) = self.static_evals(tte, in_check);
         let mut best;
         if in_check {
-            static_eval = NO_EVAL;
             best = -INFINITY;
         } else {
-            static_eval = self.static_eval(tte);
             best = static_eval;
             if best >= beta {
                 return best;
@@ -1278,7 +1312,7 @@ impl<'a> Worker<'a> {
         };
         self.shared
             .tt
-            .store(key, ply, best_move, best, static_eval, 0, bound);
+            .store(key, ply, best_move, best, raw_eval, 0, bound);
         best
     }
 
