@@ -4,7 +4,7 @@
 //! the error, so the average error seen at finished nodes corrects the next node's static
 //! evaluation, and with it every pruning decision that reads it.
 
-use crate::core::{Color, Position};
+use crate::core::Position;
 
 use super::params;
 
@@ -36,11 +36,10 @@ impl CorrectionHistory {
 
     #[inline]
     fn slot(pos: &Position) -> (usize, usize) {
-        let side = match pos.side_to_move() {
-            Color::White => 0,
-            Color::Black => 1,
-        };
-        (side, (pos.pawn_key() as usize) & (SIZE - 1))
+        (
+            pos.side_to_move().index(),
+            (pos.pawn_key() as usize) & (SIZE - 1),
+        )
     }
 
     /// The correction for `pos`, in centipawns from the side to move's view.
