@@ -127,6 +127,31 @@ struct Sub {
     maps: [Vec<u16>; 4],
 }
 
+impl Sub {
+    /// The DTZ in plies that the stored `value` means for a position whose WDL value is `wdl`
+    /// (not 0): through the map of that outcome when the sub-table is mapped; `None` when the
+    /// map is shorter than the value.
+    fn dtz(&self, value: u16, wdl: i32) -> Option<i32> {
+        let flags = self.pairs.flags;
+        let mut v = u32::from(value);
+        if flags & DTZ_MAPPED != 0 {
+            let map = &self.maps[MAP_OF_WDL[usize::try_from(wdl + 2).ok()?.min(4)]];
+            v = u32::from(*map.get(usize::from(value))?);
+        }
+        // Values are in moves unless the flags say plies; cursed and blessed ones always are
+        // in moves.
+        let plies = match wdl {
+            2 => flags & DTZ_WIN_PLIES != 0,
+            -2 => flags & DTZ_LOSS_PLIES != 0,
+            _ => false,
+        };
+        if !plies {
+            v *= 2;
+        }
+        i32::try_from(v).ok()
+    }
+}
+
 /// A sub-table's piece list as the header gives it, before its decoder is read.
 struct Order {
     pieces: Vec<u8>,
@@ -169,22 +194,7 @@ impl Table {
             Stored::Value(v, f) => (v, f),
         };
         let sub = self.head.subs.get(file)?.first()?;
-        let flags = sub.pairs.flags;
-        let mut v = u32::from(value);
-        if flags & DTZ_MAPPED != 0 {
-            let map = &sub.maps[MAP_OF_WDL[usize::try_from(wdl + 2).ok()?.min(4)]];
-            v = u32::from(*map.get(usize::from(value))?);
-        }
-        // Values are in moves unless the flags say plies; cursed and blessed ones always are.
-        let plies = match wdl {
-            2 => flags & DTZ_WIN_PLIES != 0,
-            -2 => flags & DTZ_LOSS_PLIES != 0,
-            _ => false,
-        };
-        if !plies {
-            v *= 2;
-        }
-        Some(Some(v as i32))
+        sub.dtz(value, wdl).map(Some)
     }
 
     /// Finds `pos`'s sub-table and index, and reads the value there.
@@ -612,4 +622,110 @@ fn side_counts(pieces: &[u8], colour: u8) -> Option<[u8; 6]> {
         *out.get_mut(kind)? += 1;
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A DTZ sub-table with these flags, a single stored value and no maps yet.
+    fn sub(flags: u8) -> Sub {
+        let bytes = [flags | 0x80, 0];
+        let (pairs, _) = Pairs::parse(&mut Cursor::new(&bytes, 0), 1, false)
+            .unwrap_or_else(|| panic!("a single-value sub-table parses"));
+        Sub {
+            pieces: Vec::new(),
+            groups: Vec::new(),
+            factors: Vec::new(),
+            pairs,
+            maps: Default::default(),
+        }
+    }
+
+    fn header(subs: Vec<Sub>) -> Header {
+        Header {
+            white: [0; 6],
+            symmetric: false,
+            pawns: false,
+            second_pawns: false,
+            unique: false,
+            subs: vec![subs],
+        }
+    }
+
+    /// Four maps (win, loss, cursed win, blessed loss) as a file lays them out: a count, then
+    /// the values, in bytes or in little-endian words.
+    fn layout(maps: &[&[u16]; 4], wide: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        for map in maps {
+            if wide {
+                out.extend((map.len() as u16).to_le_bytes());
+                map.iter().for_each(|v| out.extend(v.to_le_bytes()));
+            } else {
+                out.push(map.len() as u8);
+                out.extend(map.iter().map(|&v| v as u8));
+            }
+        }
+        out
+    }
+
+    const WIDE_MAPS: [&[u16]; 4] = [&[3, 300, 1000], &[7], &[], &[1, 2, 65535]];
+
+    #[test]
+    fn sixteen_bit_maps_are_read_from_a_word_boundary() {
+        // One byte before the maps: the reader must skip to the next even offset first.
+        let mut bytes = vec![0xee, 0xee];
+        bytes.extend(layout(&WIDE_MAPS, true));
+        bytes.push(0xee);
+        let mut head = header(vec![sub(DTZ_MAPPED | DTZ_WIDE_MAP)]);
+        let mut cur = Cursor::new(&bytes, 1);
+        assert_eq!(head.read_maps(&mut cur), Some(()));
+        let read: Vec<&[u16]> = head.subs[0][0].maps.iter().map(|m| &m[..]).collect();
+        assert_eq!(read, WIDE_MAPS.to_vec());
+        assert_eq!(
+            cur.pos,
+            bytes.len() - 1,
+            "ends on the word boundary after the maps"
+        );
+    }
+
+    #[test]
+    fn byte_maps_are_read_where_they_start() {
+        let narrow: [&[u16]; 4] = [&[3, 30, 100], &[7, 9], &[], &[1, 2, 255]];
+        let mut bytes = vec![0xee];
+        bytes.extend(layout(&narrow, false));
+        let mut head = header(vec![sub(DTZ_MAPPED)]);
+        let mut cur = Cursor::new(&bytes, 1);
+        assert_eq!(head.read_maps(&mut cur), Some(()));
+        let read: Vec<&[u16]> = head.subs[0][0].maps.iter().map(|m| &m[..]).collect();
+        assert_eq!(read, narrow.to_vec());
+        assert_eq!(bytes.len() % 2, 1);
+        assert_eq!(cur.pos, bytes.len() + 1, "ends on the next word boundary");
+    }
+
+    #[test]
+    fn a_truncated_sixteen_bit_map_is_refused() {
+        let mut bytes = layout(&WIDE_MAPS, true);
+        bytes.pop();
+        let mut head = header(vec![sub(DTZ_MAPPED | DTZ_WIDE_MAP)]);
+        assert_eq!(head.read_maps(&mut Cursor::new(&bytes, 0)), None);
+    }
+
+    #[test]
+    fn stored_values_go_through_their_outcome_s_map() {
+        let mut s = sub(DTZ_MAPPED | DTZ_WIDE_MAP | DTZ_LOSS_PLIES);
+        s.maps = WIDE_MAPS.map(<[u16]>::to_vec);
+        // A win in moves: 1000 moves beyond 255, which is what 16-bit maps are for.
+        assert_eq!(s.dtz(2, 2), Some(2000));
+        // A loss in plies, as the flag says.
+        assert_eq!(s.dtz(0, -2), Some(7));
+        // The blessed loss borrows map 3 and, as every cursed or blessed value, is in moves.
+        assert_eq!(s.dtz(2, -1), Some(2 * 65535));
+        // The cursed win's map is empty: no value can be read from it.
+        assert_eq!(s.dtz(0, 1), None);
+        assert_eq!(s.dtz(3, 2), None, "past the end of the win map");
+        // Unmapped sub-tables store the value itself.
+        let plain = sub(DTZ_WIN_PLIES);
+        assert_eq!((plain.dtz(17, 2), plain.dtz(17, -2)), (Some(17), Some(34)));
+    }
 }
