@@ -8,7 +8,7 @@
 use super::file::Source;
 
 /// The flag of a sub-table that stores one value for every position.
-const SINGLE_VALUE: u8 = 0x80;
+pub(crate) const SINGLE_VALUE: u8 = 0x80;
 /// A pairing-tree entry whose right half is this is a leaf (a value, not a pair).
 const LEAF: u16 = 0xfff;
 /// The longest code the format uses: a symbol fits the top of a 32-bit refill.

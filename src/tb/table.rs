@@ -626,11 +626,12 @@ fn side_counts(pieces: &[u8], colour: u8) -> Option<[u8; 6]> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::decode::SINGLE_VALUE;
     use super::*;
 
     /// A DTZ sub-table with these flags, a single stored value and no maps yet.
     fn sub(flags: u8) -> Sub {
-        let bytes = [flags | 0x80, 0];
+        let bytes = [flags | SINGLE_VALUE, 0];
         let (pairs, _) = Pairs::parse(&mut Cursor::new(&bytes, 0), 1, false)
             .unwrap_or_else(|| panic!("a single-value sub-table parses"));
         Sub {
@@ -669,6 +670,11 @@ mod tests {
         out
     }
 
+    /// The maps the header's only sub-table holds.
+    fn maps_read(head: &Header) -> Vec<&[u16]> {
+        head.subs[0][0].maps.iter().map(|m| &m[..]).collect()
+    }
+
     const WIDE_MAPS: [&[u16]; 4] = [&[3, 300, 1000], &[7], &[], &[1, 2, 65535]];
 
     #[test]
@@ -680,8 +686,7 @@ mod tests {
         let mut head = header(vec![sub(DTZ_MAPPED | DTZ_WIDE_MAP)]);
         let mut cur = Cursor::new(&bytes, 1);
         assert_eq!(head.read_maps(&mut cur), Some(()));
-        let read: Vec<&[u16]> = head.subs[0][0].maps.iter().map(|m| &m[..]).collect();
-        assert_eq!(read, WIDE_MAPS.to_vec());
+        assert_eq!(maps_read(&head), WIDE_MAPS.to_vec());
         assert_eq!(
             cur.pos,
             bytes.len() - 1,
@@ -697,8 +702,7 @@ mod tests {
         let mut head = header(vec![sub(DTZ_MAPPED)]);
         let mut cur = Cursor::new(&bytes, 1);
         assert_eq!(head.read_maps(&mut cur), Some(()));
-        let read: Vec<&[u16]> = head.subs[0][0].maps.iter().map(|m| &m[..]).collect();
-        assert_eq!(read, narrow.to_vec());
+        assert_eq!(maps_read(&head), narrow.to_vec());
         assert_eq!(bytes.len() % 2, 1);
         assert_eq!(cur.pos, bytes.len() + 1, "ends on the next word boundary");
     }
